@@ -1,0 +1,381 @@
+package intent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/intentsrv/intentsrv/operations"
+	"github.com/intentsrv/intentsrv/router"
+)
+
+// Limits of find and describe listings.
+const (
+	defaultFindLimit      = 5
+	maxFindLimit          = 25
+	defaultDescribeLimit  = 3
+	defaultNamespaceLimit = 50
+	maxNamespaceLimit     = 200
+	summaryClip           = 120
+)
+
+// filters are the params find and describe accept.
+type filters struct {
+	Namespace string
+	Kind      operations.Kind
+	Limit     int
+	Offset    int
+}
+
+// parseFilters reads find/describe params, refusing unknown keys so a typo
+// is not silently ignored.
+func parseFilters(in Input, allowed []string, defLimit, maxLimit int) (filters, *Envelope) {
+	f := filters{Limit: defLimit}
+	m, err := in.paramsMap()
+	if err != nil {
+		return f, failure(CodeInvalidParams, "params must be a JSON object", nil, nil)
+	}
+	bad := func(msg string) (filters, *Envelope) {
+		return f, failure(CodeInvalidParams, msg, nil, &Remedy{Tool: ToolDescribe, Action: "describe",
+			Fix: "filters are " + strings.Join(allowed, ", ")})
+	}
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	for k, v := range m {
+		if !ok[k] {
+			return bad(fmt.Sprintf("unknown filter %q", k))
+		}
+		switch k {
+		case "namespace":
+			s, isStr := v.(string)
+			if !isStr {
+				return bad("namespace must be a string")
+			}
+			f.Namespace = strings.TrimSpace(s)
+		case "kind":
+			s, _ := v.(string)
+			f.Kind = operations.Kind(s)
+			if !f.Kind.Valid() {
+				return bad(`kind must be "read", "write" or "destructive"`)
+			}
+		case "limit":
+			n, isNum := v.(json.Number)
+			i, err := n.Int64()
+			if !isNum || err != nil || i < 1 {
+				return bad("limit must be a positive integer")
+			}
+			f.Limit = min(int(i), maxLimit)
+		case "cursor":
+			s, _ := v.(string)
+			i, err := strconv.Atoi(s)
+			if err != nil || i < 0 {
+				return bad("cursor must be a next_cursor value from a previous page")
+			}
+			f.Offset = i
+		}
+	}
+	return f, nil
+}
+
+// candidateView is one find result: enough to call the operation or describe
+// it, nothing the agent already sent.
+type candidateView struct {
+	ID       string   `json:"id"`
+	Summary  string   `json:"summary"`
+	Kind     string   `json:"kind"`
+	Tool     string   `json:"tool"`
+	Required []string `json:"required,omitempty"`
+	Score    float64  `json:"score"`
+	Matched  []string `json:"matched,omitempty"`
+}
+
+func (s *Server) candidateViews(cands []router.Candidate) []candidateView {
+	out := make([]candidateView, len(cands))
+	for i, c := range cands {
+		out[i] = candidateView{
+			ID:       c.Op.ID,
+			Summary:  clip(c.Op.Summary, summaryClip),
+			Kind:     string(c.Op.Kind),
+			Tool:     s.opts.ToolPrefix + s.verbFor(c.Op),
+			Required: s.info(c.Op).required,
+			Score:    round2(c.Score),
+			Matched:  c.Matched,
+		}
+	}
+	return out
+}
+
+func (s *Server) filterFor(f filters, kinds ...operations.Kind) router.Filter {
+	rf := router.Filter{Namespace: f.Namespace, Kinds: kinds, Keep: s.visible}
+	if f.Kind != "" {
+		rf.Kinds = []operations.Kind{f.Kind}
+	}
+	return rf
+}
+
+func (s *Server) find(ctx context.Context, in Input) *Envelope {
+	f, bad := parseFilters(in, []string{"namespace", "kind", "limit"}, defaultFindLimit, maxFindLimit)
+	if bad != nil {
+		bad.Remedy.Tool = ToolFind
+		return bad
+	}
+	query := in.Intent
+	if query == "" {
+		query = in.Action
+	}
+	if query == "" {
+		env := s.overview(f)
+		env.NextSteps = append([]Step{{Tool: ToolFind, Why: "search by intent, e.g. {\"intent\": \"list open tickets\"}"}}, env.NextSteps...)
+		return env
+	}
+	if f.Namespace != "" && !s.namespaceExists(f.Namespace) {
+		return s.unknownNamespace(f.Namespace)
+	}
+	res := s.router.Search(query, s.filterFor(f), f.Limit)
+	data := map[string]any{"candidates": s.candidateViews(res.Candidates)}
+	if len(res.Candidates) == 0 || res.Decision == router.DecisionNoMatch {
+		data["candidates"] = []candidateView{}
+		env := success(data, Step{Tool: ToolDescribe, Why: "nothing here serves that intent; browse the namespaces"})
+		env.Warnings = []string{"no operation matches that intent"}
+		return env
+	}
+	top := res.Candidates[0].Op
+	env := success(data, Step{Tool: ToolDescribe, Action: top.ID, Why: "get its input schema"},
+		Step{Tool: s.verbFor(top), Action: top.ID, Why: "run it"})
+	m := env.meta()
+	m.Score = round2(res.Candidates[0].Score)
+	m.Confidence = round2(res.Candidates[0].Confidence)
+	return env
+}
+
+// describe: overview, namespace page, one descriptor, or intent lookup.
+func (s *Server) describe(ctx context.Context, in Input) *Envelope {
+	if in.Action != "" && in.Action != "describe" {
+		op, ok := s.lookup(in.Action)
+		if !ok {
+			return s.unknownAction(in.Action, ToolDescribe)
+		}
+		return success(s.descriptor(op), Step{Tool: s.verbFor(op), Action: op.ID, Why: "run it with params that fit the input schema"})
+	}
+	f, bad := parseFilters(in, []string{"namespace", "limit", "cursor"}, 0, maxNamespaceLimit)
+	if bad != nil {
+		return bad
+	}
+	if in.Intent != "" {
+		limit := f.Limit
+		if limit == 0 {
+			limit = defaultDescribeLimit
+		}
+		res := s.router.Search(in.Intent, s.filterFor(f), min(limit, maxFindLimit))
+		if len(res.Candidates) == 0 || res.Decision == router.DecisionNoMatch {
+			return failure(CodeNoMatch, "no operation matches that intent", nil,
+				&Remedy{Tool: ToolDescribe, Fix: "browse the namespaces with describe {} or rephrase"})
+		}
+		ds := make([]descriptor, len(res.Candidates))
+		for i, c := range res.Candidates {
+			ds[i] = s.descriptor(c.Op)
+		}
+		top := res.Candidates[0].Op
+		return success(map[string]any{"matches": ds}, Step{Tool: s.verbFor(top), Action: top.ID, Why: "run the best match"})
+	}
+	if f.Namespace != "" {
+		if f.Limit == 0 {
+			f.Limit = defaultNamespaceLimit
+		}
+		return s.namespacePage(f)
+	}
+	return s.overview(f)
+}
+
+// describeTool answers action "describe" on find, ask or act: how to use
+// that tool.
+func (s *Server) describeTool(tool string) *Envelope {
+	for _, t := range s.Tools() {
+		if t.Verb == tool {
+			return success(map[string]any{"tool": t.Name, "description": t.Description, "input": t.InputSchema},
+				Step{Tool: ToolFind, Why: "find an operation id by intent"})
+		}
+	}
+	return failure(CodeUnknownAction, fmt.Sprintf("tool %q is not enabled", tool), nil, nil)
+}
+
+func (s *Server) overview(f filters) *Envelope {
+	ns := s.reg.Namespaces(s.visible)
+	total := 0
+	for _, n := range ns {
+		total += n.Count
+	}
+	limit := f.Limit
+	if limit == 0 {
+		limit = maxNamespaceLimit
+	}
+	page, next := paginate(ns, f.Offset, limit)
+	data := map[string]any{"operations": total, "namespaces": page, "writes": string(s.opts.Writes)}
+	if next != "" {
+		data["next_cursor"] = next
+	}
+	steps := []Step{}
+	if len(page) > 0 {
+		steps = append(steps, Step{Tool: ToolDescribe, Params: map[string]any{"namespace": page[0].Name}, Why: "list a namespace's operations"})
+	}
+	return success(data, steps...)
+}
+
+type opLine struct {
+	ID      string `json:"id"`
+	Summary string `json:"summary"`
+	Kind    string `json:"kind"`
+}
+
+func (s *Server) namespaceExists(ns string) bool {
+	for _, n := range s.reg.Namespaces(s.visible) {
+		if n.Name == ns || strings.HasPrefix(n.Name, ns+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) unknownNamespace(ns string) *Envelope {
+	var names []string
+	for _, n := range s.reg.Namespaces(s.visible) {
+		names = append(names, n.Name)
+	}
+	sugg := closest(ns, names, 3)
+	fix := "list namespaces with describe {}"
+	if len(sugg) > 0 {
+		fix = "did you mean " + strings.Join(sugg, ", ") + "?"
+	}
+	return failure(CodeInvalidParams, fmt.Sprintf("no namespace %q", ns), map[string]any{"did_you_mean": sugg},
+		&Remedy{Tool: ToolDescribe, Fix: fix})
+}
+
+func (s *Server) namespacePage(f filters) *Envelope {
+	if !s.namespaceExists(f.Namespace) {
+		return s.unknownNamespace(f.Namespace)
+	}
+	var lines []opLine
+	for _, op := range s.reg.All() {
+		if (op.Namespace == f.Namespace || strings.HasPrefix(op.Namespace, f.Namespace+".")) && s.visible(op) {
+			lines = append(lines, opLine{ID: op.ID, Summary: clip(op.Summary, summaryClip), Kind: string(op.Kind)})
+		}
+	}
+	page, next := paginate(lines, f.Offset, f.Limit)
+	data := map[string]any{"namespace": f.Namespace, "count": len(lines), "operations": page}
+	steps := []Step{}
+	if next != "" {
+		data["next_cursor"] = next
+		steps = append(steps, Step{Tool: ToolDescribe, Params: map[string]any{"namespace": f.Namespace, "cursor": next}, Why: "next page"})
+	}
+	if len(page) > 0 {
+		steps = append(steps, Step{Tool: ToolDescribe, Action: page[0].ID, Why: "get an operation's schema"})
+	}
+	return success(data, steps...)
+}
+
+func paginate[T any](items []T, offset, limit int) ([]T, string) {
+	if offset >= len(items) {
+		return []T{}, ""
+	}
+	end := min(offset+limit, len(items))
+	next := ""
+	if end < len(items) {
+		next = strconv.Itoa(end)
+	}
+	return items[offset:end], next
+}
+
+// unknownAction is the failure for an id that names no visible operation,
+// with did-you-mean suggestions from the router.
+func (s *Server) unknownAction(id, tool string) *Envelope {
+	sugg := s.router.Suggest(id, router.Filter{Keep: s.visible}, 3)
+	if len(sugg) == 0 {
+		// An id that is not an id at all may be an intent typed into action.
+		res := s.router.Search(id, router.Filter{Keep: s.visible}, 3)
+		if res.Decision != router.DecisionNoMatch {
+			for _, c := range res.Candidates {
+				sugg = append(sugg, c.Op.ID)
+			}
+		}
+	}
+	fix := "search with find {\"intent\": \"...\"}"
+	remedy := &Remedy{Tool: ToolFind, Fix: fix}
+	if len(sugg) > 0 {
+		remedy = &Remedy{Tool: tool, Action: sugg[0], Fix: "did you mean " + strings.Join(sugg, ", ") + "?"}
+	}
+	msg := fmt.Sprintf("no operation %q", id)
+	if op, ok := s.reg.Get(id); ok && !s.visible(op) {
+		if op.Kind.IsWrite() && s.opts.Writes == WritesDeny && s.allowedID(op.ID) {
+			return failure(CodeWritesDisabled, fmt.Sprintf("%q changes state and this server is read-only", id), nil,
+				&Remedy{Tool: ToolFind, Fix: "the operator can enable writes with --writes confirm or --writes allow"})
+		}
+		// Hidden by allow/deny: answer as if it did not exist.
+	}
+	return failure(CodeUnknownAction, msg, map[string]any{"did_you_mean": orEmpty(sugg)}, remedy)
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// closest ranks names by edit distance to q, for did-you-mean on namespaces.
+func closest(q string, names []string, n int) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	var ss []scored
+	for _, name := range names {
+		d := editDistance(q, name)
+		if strings.Contains(name, q) || d <= max(2, len(q)/3) {
+			ss = append(ss, scored{name, d})
+		}
+	}
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].d < ss[j].d })
+	var out []string
+	for i := 0; i < len(ss) && i < n; i++ {
+		out = append(out, ss[i].name)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	return strings.TrimRight(string(r), " ,.;:") + "…"
+}
+
+func round2(f float64) float64 {
+	return float64(int64(f*100+0.5)) / 100
+}

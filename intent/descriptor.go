@@ -1,0 +1,163 @@
+package intent
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// Depth caps for schemas in descriptors: deep enough to call any realistic
+// operation, shallow enough that one descriptor cannot flood the context.
+const (
+	inputSchemaDepth  = 8
+	outputSchemaDepth = 4
+)
+
+// descriptor is describe's view of one operation.
+type descriptor struct {
+	ID          string               `json:"id"`
+	Summary     string               `json:"summary"`
+	Description string               `json:"description,omitempty"`
+	Kind        string               `json:"kind"`
+	Tool        string               `json:"tool"`
+	Input       json.RawMessage      `json:"input"`
+	Output      json.RawMessage      `json:"output,omitempty"`
+	Examples    []operations.Example `json:"examples,omitempty"`
+	Aliases     []string             `json:"aliases,omitempty"`
+	Idempotent  bool                 `json:"idempotent,omitempty"`
+	Deprecated  bool                 `json:"deprecated,omitempty"`
+	Confirm     bool                 `json:"needs_confirmation,omitempty"`
+	Source      string               `json:"source"`
+}
+
+func (s *Server) descriptor(op *operations.Operation) descriptor {
+	info := s.info(op)
+	return descriptor{
+		ID:          op.ID,
+		Summary:     op.Summary,
+		Description: clip(op.Description, 600),
+		Kind:        string(op.Kind),
+		Tool:        s.opts.ToolPrefix + s.verbFor(op),
+		Input:       info.input,
+		Output:      info.output,
+		Examples:    op.Examples,
+		Aliases:     op.Aliases,
+		Idempotent:  op.Idempotent,
+		Deprecated:  op.Deprecated,
+		Confirm:     s.needsConfirmation(op),
+		Source:      op.Source,
+	}
+}
+
+// opInfo is what the server derives from an operation's schemas, computed
+// once per operation.
+type opInfo struct {
+	required []string
+	paging   []string // names of paging parameters, when the input has them
+	input    json.RawMessage
+	output   json.RawMessage
+}
+
+func (s *Server) info(op *operations.Operation) *opInfo {
+	if v, ok := s.infos.Load(op); ok {
+		return v.(*opInfo)
+	}
+	inf := &opInfo{}
+	var schema map[string]any
+	if json.Unmarshal(op.Input, &schema) == nil {
+		if req, ok := schema["required"].([]any); ok {
+			for _, r := range req {
+				if s, ok := r.(string); ok {
+					inf.required = append(inf.required, s)
+				}
+			}
+		}
+		if props, ok := schema["properties"].(map[string]any); ok {
+			for name := range props {
+				if pagingParams[name] {
+					inf.paging = append(inf.paging, name)
+				}
+			}
+			sort.Strings(inf.paging)
+		}
+		inf.input = compactSchema(schema, inputSchemaDepth)
+	} else {
+		inf.input = op.Input
+	}
+	if len(op.Output) > 0 {
+		var out map[string]any
+		if json.Unmarshal(op.Output, &out) == nil {
+			inf.output = compactSchema(out, outputSchemaDepth)
+		}
+	}
+	v, _ := s.infos.LoadOrStore(op, inf)
+	return v.(*opInfo)
+}
+
+var pagingParams = map[string]bool{
+	"cursor": true, "page": true, "per_page": true, "page_size": true, "pagesize": true,
+	"limit": true, "offset": true, "page_token": true, "pagetoken": true, "starting_after": true, "after": true, "before": true,
+}
+
+// compactSchema drops keys that only cost tokens ($schema, $id) and cuts the
+// schema at depth levels of nesting, leaving a marker where it cut. $defs
+// stay hoisted at the root and are capped the same way.
+func compactSchema(schema map[string]any, depth int) json.RawMessage {
+	c := capSchema(schema, depth, true)
+	raw, err := json.Marshal(c)
+	if err != nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return raw
+}
+
+func capSchema(v any, depth int, root bool) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if arr, ok := v.([]any); ok {
+			out := make([]any, len(arr))
+			for i, x := range arr {
+				out[i] = capSchema(x, depth, false)
+			}
+			return out
+		}
+		return v
+	}
+	if depth <= 0 {
+		cut := map[string]any{"x-cut": "deeper structure omitted; pass any value of the declared type"}
+		for _, k := range []string{"type", "description", "$ref"} {
+			if x, ok := m[k]; ok {
+				cut[k] = x
+			}
+		}
+		return cut
+	}
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		switch k {
+		case "$schema", "$id":
+			if root {
+				continue
+			}
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			if props, ok := x.(map[string]any); ok {
+				next := depth - 1
+				if k == "$defs" || k == "definitions" {
+					next = depth // hoisted definitions restart their own depth budget
+				}
+				pm := make(map[string]any, len(props))
+				for pk, pv := range props {
+					pm[pk] = capSchema(pv, next, false)
+				}
+				out[k] = pm
+				continue
+			}
+		case "items", "additionalProperties", "not", "if", "then", "else", "contains", "allOf", "anyOf", "oneOf", "prefixItems":
+			out[k] = capSchema(x, depth-1, false)
+			continue
+		}
+		out[k] = x
+	}
+	return out
+}

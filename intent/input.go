@@ -1,0 +1,144 @@
+package intent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Input is the condensed input every intent tool takes.
+type Input struct {
+	// Action is an operation id, or "describe" on any tool.
+	Action string `json:"action,omitempty"`
+	// Params are the operation's arguments; for find and describe, filters
+	// (namespace, kind, limit, cursor). Always a JSON object when set.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Intent is natural language; with no Action the router resolves it.
+	Intent string `json:"intent,omitempty"`
+	// PlanRef confirms a preview (act only).
+	PlanRef string `json:"plan_ref,omitempty"`
+}
+
+// Limits on the condensed input, so a hostile caller cannot make the router
+// or the validator chew on megabytes.
+const (
+	maxInputBytes  = 1 << 20
+	maxIntentRunes = 2000
+	maxActionBytes = 256
+)
+
+// InputError is a problem with the condensed input itself, before any
+// operation is involved. Field names the offending top-level field.
+type InputError struct {
+	Field   string
+	Message string
+}
+
+func (e *InputError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+var knownFields = map[string]bool{"action": true, "params": true, "intent": true, "plan_ref": true}
+
+// DecodeInput parses raw tool arguments into an Input. An empty or null
+// argument object is the empty Input. It refuses non-object input, unknown
+// top-level fields (naming them, since agents often put operation arguments
+// at the top level by mistake), non-object params and oversized fields, with
+// an *InputError.
+func DecodeInput(raw []byte) (Input, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return Input{}, nil
+	}
+	if len(raw) > maxInputBytes {
+		return Input{}, &InputError{Message: fmt.Sprintf("input is %d bytes; the limit is %d", len(raw), maxInputBytes)}
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			return Input{}, &InputError{Message: "input must be a JSON object with action, params and intent"}
+		}
+		return Input{}, &InputError{Message: "input is not valid JSON: " + err.Error()}
+	}
+	var unknown []string
+	for k := range fields {
+		if !knownFields[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return Input{}, &InputError{Field: unknown[0], Message: fmt.Sprintf(
+			"unknown field(s) %s; the input has only action, params, intent and plan_ref — put operation arguments inside params",
+			strings.Join(unknown, ", "))}
+	}
+	var in Input
+	for name, dst := range map[string]*string{"action": &in.Action, "intent": &in.Intent, "plan_ref": &in.PlanRef} {
+		v, ok := fields[name]
+		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			continue
+		}
+		if err := json.Unmarshal(v, dst); err != nil {
+			return Input{}, &InputError{Field: name, Message: "must be a string"}
+		}
+	}
+	if p, ok := fields["params"]; ok {
+		p = bytes.TrimSpace(p)
+		switch {
+		case bytes.Equal(p, []byte("null")):
+		case len(p) > 0 && p[0] == '{':
+			in.Params = p
+		case len(p) > 0 && p[0] == '"':
+			// Some hosts send nested objects as JSON strings; accept a string
+			// that holds an object, refuse anything else.
+			var s string
+			if err := json.Unmarshal(p, &s); err == nil && strings.HasPrefix(strings.TrimSpace(s), "{") && json.Valid([]byte(s)) {
+				in.Params = json.RawMessage(strings.TrimSpace(s))
+			} else {
+				return Input{}, &InputError{Field: "params", Message: "must be a JSON object"}
+			}
+		default:
+			return Input{}, &InputError{Field: "params", Message: "must be a JSON object"}
+		}
+	}
+	in.Action = strings.TrimSpace(in.Action)
+	in.Intent = strings.TrimSpace(in.Intent)
+	in.PlanRef = strings.TrimSpace(in.PlanRef)
+	if len(in.Action) > maxActionBytes {
+		return Input{}, &InputError{Field: "action", Message: fmt.Sprintf("is %d bytes; operation ids are at most 128 characters", len(in.Action))}
+	}
+	if n := len([]rune(in.Intent)); n > maxIntentRunes {
+		return Input{}, &InputError{Field: "intent", Message: fmt.Sprintf("is %d characters; say it in at most %d", n, maxIntentRunes)}
+	}
+	return in, nil
+}
+
+// paramsMap decodes params into a map for filters; nil params give an empty
+// map.
+func (in Input) paramsMap() (map[string]any, error) {
+	m := map[string]any{}
+	if len(in.Params) == 0 {
+		return m, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(in.Params))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// argsJSON returns params as operation arguments: "{}" when absent.
+func (in Input) argsJSON() json.RawMessage {
+	if len(in.Params) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	return in.Params
+}

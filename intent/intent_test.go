@@ -1,0 +1,520 @@
+package intent
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestToolsListing(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   Options
+		want   []string
+		hasAct bool
+	}{
+		{"default is read-only", Options{}, []string{"find", "describe", "ask"}, false},
+		{"confirm lists act", Options{Writes: WritesConfirm}, []string{"find", "describe", "ask", "act"}, true},
+		{"allow lists act", Options{Writes: WritesAllow}, []string{"find", "describe", "ask", "act"}, true},
+		{"prefix", Options{Writes: WritesAllow, ToolPrefix: "gh_"}, []string{"gh_find", "gh_describe", "gh_ask", "gh_act"}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newTestServer(t, tc.opts)
+			tools := s.MCPTools()
+			var names []string
+			for _, tool := range tools {
+				names = append(names, tool.Name)
+				if !ValidToolName(tool.Name) {
+					t.Errorf("illegal tool name %q", tool.Name)
+				}
+				a := tool.Annotations
+				if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
+					t.Errorf("%s: every annotation must be set explicitly: %+v", tool.Name, a)
+					continue
+				}
+				isAct := strings.HasSuffix(tool.Name, "act")
+				if *a.ReadOnlyHint == isAct || *a.DestructiveHint != isAct {
+					t.Errorf("%s: readOnly=%v destructive=%v", tool.Name, *a.ReadOnlyHint, *a.DestructiveHint)
+				}
+				if lines := strings.Count(tool.Description, "\n") + 1; lines > 3 {
+					t.Errorf("%s: description has %d lines", tool.Name, lines)
+				}
+			}
+			if strings.Join(names, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("tools = %v, want %v", names, tc.want)
+			}
+		})
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	r, _ := newTestRegistry(t)
+	for _, o := range []Options{{Writes: "sometimes"}, {ToolPrefix: "bad prefix!"}, {Deny: []string{"[unclosed"}}} {
+		if _, err := New(r, o); err == nil {
+			t.Errorf("New(%+v) accepted bad options", o)
+		}
+	}
+}
+
+func TestFind(t *testing.T) {
+	s, _ := newTestServer(t, Options{Writes: WritesAllow})
+	t.Run("exact id ranks first", func(t *testing.T) {
+		env := call(t, s, "find", `{"intent":"notes.delete"}`)
+		if !env.OK {
+			t.Fatalf("find failed: %s", env.JSON())
+		}
+		c := data(t, env)["candidates"].([]any)[0].(map[string]any)
+		if c["id"] != "notes.delete" || c["tool"] != "act" || c["kind"] != "destructive" {
+			t.Fatalf("top candidate = %v", c)
+		}
+		if req, _ := c["required"].([]any); len(req) != 1 || req[0] != "id" {
+			t.Fatalf("required = %v, want [id]", c["required"])
+		}
+	})
+	t.Run("intent", func(t *testing.T) {
+		env := call(t, s, "find", `{"intent":"create a new note"}`)
+		c := data(t, env)["candidates"].([]any)[0].(map[string]any)
+		if c["id"] != "notes.create" {
+			t.Fatalf("top = %v, want notes.create: %s", c["id"], env.JSON())
+		}
+		if len(env.NextSteps) == 0 || env.NextSteps[0].Action != "notes.create" {
+			t.Fatalf("next steps = %+v", env.NextSteps)
+		}
+	})
+	t.Run("kind filter", func(t *testing.T) {
+		env := call(t, s, "find", `{"intent":"note","params":{"kind":"read","limit":10}}`)
+		for _, c := range data(t, env)["candidates"].([]any) {
+			if k := c.(map[string]any)["kind"]; k != "read" {
+				t.Fatalf("kind filter let through %v", c)
+			}
+		}
+	})
+	t.Run("no intent is the overview", func(t *testing.T) {
+		env := call(t, s, "find", `{}`)
+		if data(t, env)["operations"] == nil {
+			t.Fatalf("overview missing: %s", env.JSON())
+		}
+	})
+	t.Run("nothing relevant is an honest empty result", func(t *testing.T) {
+		env := call(t, s, "find", `{"intent":"xqzv plorth wibble"}`)
+		if !env.OK || len(data(t, env)["candidates"].([]any)) != 0 || len(env.NextSteps) == 0 {
+			t.Fatalf("want empty candidates with a next step: %s", env.JSON())
+		}
+	})
+	t.Run("unknown filter", func(t *testing.T) {
+		env := call(t, s, "find", `{"intent":"note","params":{"colour":"red"}}`)
+		if env.OK || env.Code != CodeInvalidParams || env.Remedy == nil {
+			t.Fatalf("want invalid_params: %s", env.JSON())
+		}
+	})
+	t.Run("unknown namespace suggests", func(t *testing.T) {
+		env := call(t, s, "find", `{"intent":"note","params":{"namespace":"note"}}`)
+		if env.Code != CodeInvalidParams || !strings.Contains(env.Remedy.Fix, "notes") {
+			t.Fatalf("want did-you-mean notes: %s", env.JSON())
+		}
+	})
+}
+
+func TestDescribe(t *testing.T) {
+	s, _ := newTestServer(t, Options{})
+	t.Run("overview", func(t *testing.T) {
+		env := call(t, s, "describe", `{}`)
+		d := data(t, env)
+		nss := d["namespaces"].([]any)
+		found := false
+		for _, n := range nss {
+			m := n.(map[string]any)
+			if m["name"] == "notes" {
+				found = true
+				if m["count"].(float64) != 2 || m["blurb"] != "Personal notes" {
+					t.Errorf("notes namespace = %v (writes hidden under deny: want 2 reads)", m)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("notes namespace missing: %s", env.JSON())
+		}
+	})
+	t.Run("namespace paging", func(t *testing.T) {
+		env := call(t, s, "describe", `{"params":{"namespace":"faults","limit":2}}`)
+		d := data(t, env)
+		if len(d["operations"].([]any)) != 2 || d["next_cursor"] == nil {
+			t.Fatalf("page 1: %s", env.JSON())
+		}
+		seen := map[string]bool{}
+		cursor := ""
+		for page := 0; page < 10; page++ {
+			in := `{"params":{"namespace":"faults","limit":2` + cursor + `}}`
+			d := data(t, call(t, s, "describe", in))
+			for _, o := range d["operations"].([]any) {
+				seen[o.(map[string]any)["id"].(string)] = true
+			}
+			next, ok := d["next_cursor"].(string)
+			if !ok {
+				break
+			}
+			cursor = `,"cursor":"` + next + `"`
+		}
+		if len(seen) != int(d["count"].(float64)) {
+			t.Fatalf("paged through %d of %v operations", len(seen), d["count"])
+		}
+	})
+	t.Run("one operation", func(t *testing.T) {
+		env := call(t, s, "describe", `{"action":"notes.get"}`)
+		d := data(t, env)
+		in := d["input"].(map[string]any)
+		if in["properties"].(map[string]any)["id"] == nil || d["tool"] != "ask" || d["output"] == nil {
+			t.Fatalf("descriptor: %s", env.JSON())
+		}
+		if _, ok := in["$schema"]; ok {
+			t.Error("descriptor keeps $schema, which only costs tokens")
+		}
+	})
+	t.Run("unknown action suggests", func(t *testing.T) {
+		env := call(t, s, "describe", `{"action":"notes.gett"}`)
+		if env.Code != CodeUnknownAction {
+			t.Fatalf("want unknown_action: %s", env.JSON())
+		}
+		dym := details(t, env)["did_you_mean"].([]any)
+		if len(dym) == 0 || dym[0] != "notes.get" {
+			t.Fatalf("did_you_mean = %v", dym)
+		}
+	})
+	t.Run("intent", func(t *testing.T) {
+		env := call(t, s, "describe", `{"intent":"list all notes"}`)
+		m := data(t, env)["matches"].([]any)[0].(map[string]any)
+		if m["id"] != "notes.list" || m["input"] == nil {
+			t.Fatalf("describe intent: %s", env.JSON())
+		}
+	})
+	t.Run("action describe on other tools", func(t *testing.T) {
+		for _, tool := range []string{"find", "ask"} {
+			env := call(t, s, tool, `{"action":"describe"}`)
+			if !env.OK || data(t, env)["tool"] != tool {
+				t.Fatalf("%s describe: %s", tool, env.JSON())
+			}
+		}
+	})
+}
+
+func TestAsk(t *testing.T) {
+	s, _ := newTestServer(t, Options{Writes: WritesAllow})
+	t.Run("runs a read", func(t *testing.T) {
+		env := call(t, s, "ask", `{"action":"notes.get","params":{"id":3}}`)
+		if !env.OK || data(t, env)["title"] != "note number 2" {
+			t.Fatalf("ask: %s", env.JSON())
+		}
+	})
+	t.Run("validates params with pointers", func(t *testing.T) {
+		env := call(t, s, "ask", `{"action":"notes.get","params":{"id":"three"}}`)
+		if env.Code != CodeInvalidParams || env.Remedy.Action != "notes.get" || env.Remedy.Tool != "describe" {
+			t.Fatalf("want invalid_params: %s", env.JSON())
+		}
+		probs := details(t, env)["problems"].([]any)
+		if probs[0].(map[string]any)["pointer"] != "/id" {
+			t.Fatalf("problems = %v", probs)
+		}
+	})
+	t.Run("refuses writes", func(t *testing.T) {
+		env := call(t, s, "ask", `{"action":"notes.create","params":{"title":"x"}}`)
+		if env.Code != CodeNotReadOnly || env.Remedy.Tool != "act" {
+			t.Fatalf("want not_read_only: %s", env.JSON())
+		}
+	})
+	t.Run("domain not found", func(t *testing.T) {
+		env := call(t, s, "ask", `{"action":"notes.get","params":{"id":99999}}`)
+		if env.Code != CodeNotFound || !strings.Contains(env.Remedy.Fix, "notes.list") {
+			t.Fatalf("want not_found with fix: %s", env.JSON())
+		}
+	})
+	t.Run("unknown action", func(t *testing.T) {
+		env := call(t, s, "ask", `{"action":"notes.lst"}`)
+		if env.Code != CodeUnknownAction || env.Remedy.Action != "notes.list" {
+			t.Fatalf("want did-you-mean notes.list: %s", env.JSON())
+		}
+	})
+	t.Run("intent runs only when sure", func(t *testing.T) {
+		env := call(t, s, "ask", `{"intent":"notes.list"}`)
+		if !env.OK || env.Meta.RoutedTo != "notes.list" {
+			t.Fatalf("exact intent should run: %s", env.JSON())
+		}
+	})
+	t.Run("intent with nothing relevant", func(t *testing.T) {
+		env := call(t, s, "ask", `{"intent":"book me a flight to lisbon"}`)
+		if env.OK || (env.Code != CodeNoMatch && env.Code != CodeAmbiguousIntent) {
+			t.Fatalf("want no_match: %s", env.JSON())
+		}
+	})
+	t.Run("needs action or intent", func(t *testing.T) {
+		env := call(t, s, "ask", `{}`)
+		if env.Code != CodeInvalidParams || env.Remedy.Tool != "find" {
+			t.Fatalf("want invalid_params: %s", env.JSON())
+		}
+	})
+	t.Run("next page step", func(t *testing.T) {
+		env := call(t, s, "ask", `{"action":"notes.list","params":{"limit":5}}`)
+		if len(env.NextSteps) != 1 || env.NextSteps[0].Params["cursor"] != "5" {
+			t.Fatalf("want a next-page step: %s", env.JSON())
+		}
+	})
+}
+
+func TestWritesDenied(t *testing.T) {
+	s, n := newTestServer(t, Options{})
+	before := len(n.items)
+	env := call(t, s, "act", `{"action":"notes.create","params":{"title":"x"}}`)
+	if env.Code != CodeWritesDisabled {
+		t.Fatalf("act under deny: %s", env.JSON())
+	}
+	env = call(t, s, "ask", `{"action":"notes.delete","params":{"id":1}}`)
+	if env.Code != CodeWritesDisabled {
+		t.Fatalf("ask of a hidden write: %s", env.JSON())
+	}
+	env = call(t, s, "find", `{"intent":"notes.delete"}`)
+	for _, c := range data(t, env)["candidates"].([]any) {
+		if c.(map[string]any)["kind"] != "read" {
+			t.Fatalf("find shows a write under deny: %v", c)
+		}
+	}
+	if len(n.items) != before {
+		t.Fatal("a write ran under the deny policy")
+	}
+}
+
+func TestAllowDeny(t *testing.T) {
+	s, _ := newTestServer(t, Options{Allow: []string{"notes.*", "faults.*"}, Deny: []string{"faults.hang"}})
+	if env := call(t, s, "ask", `{"action":"faults.hang"}`); env.Code != CodeUnknownAction {
+		t.Fatalf("denied op callable: %s", env.JSON())
+	}
+	if env := call(t, s, "ask", `{"action":"ping.now"}`); env.Code != CodeUnknownAction {
+		t.Fatalf("op outside allow callable: %s", env.JSON())
+	}
+	if env := call(t, s, "describe", `{"action":"faults.hang"}`); env.Code != CodeUnknownAction {
+		t.Fatalf("denied op describable: %s", env.JSON())
+	}
+	if env := call(t, s, "ask", `{"action":"notes.get","params":{"id":1}}`); !env.OK {
+		t.Fatalf("allowed op refused: %s", env.JSON())
+	}
+}
+
+func TestActPlans(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	clock := func() time.Time { return now }
+	s, n := newTestServer(t, Options{Writes: WritesAllow, Now: clock})
+
+	t.Run("write under allow runs", func(t *testing.T) {
+		env := call(t, s, "act", `{"action":"notes.create","params":{"title":"hello"}}`)
+		if !env.OK {
+			t.Fatalf("create: %s", env.JSON())
+		}
+		id := data(t, env)["id"].(float64)
+		got := call(t, s, "ask", `{"action":"notes.get","params":{"id":`+jsonNum(id)+`}}`)
+		if data(t, got)["title"] != "hello" {
+			t.Fatalf("read back: %s", got.JSON())
+		}
+	})
+
+	preview := func(t *testing.T, id int) string {
+		t.Helper()
+		env := call(t, s, "act", `{"action":"notes.delete","params":{"id":`+jsonNum(float64(id))+`}}`)
+		if env.OK || env.Code != CodeConfirmationRequired {
+			t.Fatalf("destructive act should preview: %s", env.JSON())
+		}
+		d := details(t, env)
+		if d["preview"] == nil || env.Remedy.Tool != "act" {
+			t.Fatalf("preview: %s", env.JSON())
+		}
+		if _, still := n.items[id]; !still {
+			t.Fatal("preview deleted the note")
+		}
+		return d["plan_ref"].(string)
+	}
+
+	t.Run("confirm executes once", func(t *testing.T) {
+		ref := preview(t, 5)
+		in := `{"action":"notes.delete","params":{"id":5},"plan_ref":"` + ref + `"}`
+		if env := call(t, s, "act", in); !env.OK {
+			t.Fatalf("confirm: %s", env.JSON())
+		}
+		if _, still := n.items[5]; still {
+			t.Fatal("confirmed delete did not run")
+		}
+		if env := call(t, s, "act", in); env.Code != CodePlanInvalid {
+			t.Fatalf("replayed plan_ref: %s", env.JSON())
+		}
+	})
+	t.Run("key order and spacing do not matter", func(t *testing.T) {
+		ref := preview(t, 6)
+		in := `{"plan_ref":"` + ref + `","params":{ "id" :   6 },"action":"notes.delete"}`
+		if env := call(t, s, "act", in); !env.OK {
+			t.Fatalf("same call, other spelling: %s", env.JSON())
+		}
+	})
+	t.Run("mismatch", func(t *testing.T) {
+		ref := preview(t, 7)
+		for _, in := range []string{
+			`{"action":"notes.delete","params":{"id":8},"plan_ref":"` + ref + `"}`,
+			`{"action":"notes.delete","params":{"id":7},"plan_ref":"` + ref[:len(ref)-2] + `xx"}`,
+			`{"action":"notes.delete","params":{"id":7},"plan_ref":"garbage"}`,
+		} {
+			if env := call(t, s, "act", in); env.Code != CodePlanInvalid {
+				t.Fatalf("%s: %s", in, env.JSON())
+			}
+		}
+		ctx := WithCaller(context.Background(), "mallory")
+		env := s.Call(ctx, "act", []byte(`{"action":"notes.delete","params":{"id":7},"plan_ref":"`+ref+`"}`))
+		if env.Code != CodePlanInvalid {
+			t.Fatalf("another caller confirmed the plan: %s", env.JSON())
+		}
+		if _, still := n.items[7]; !still {
+			t.Fatal("a refused plan ran")
+		}
+	})
+	t.Run("expired", func(t *testing.T) {
+		ref := preview(t, 9)
+		now = now.Add(DefaultPlanTTL + time.Second)
+		env := call(t, s, "act", `{"action":"notes.delete","params":{"id":9},"plan_ref":"`+ref+`"}`)
+		if env.Code != CodePlanExpired {
+			t.Fatalf("want plan_expired: %s", env.JSON())
+		}
+	})
+	t.Run("intent only never executes", func(t *testing.T) {
+		before := len(n.items)
+		env := call(t, s, "act", `{"intent":"notes.create","params":{"title":"via intent"}}`)
+		if env.Code != CodeConfirmationRequired || env.Meta.RoutedTo != "notes.create" {
+			t.Fatalf("want a plan: %s", env.JSON())
+		}
+		if len(n.items) != before {
+			t.Fatal("act with an intent executed a write")
+		}
+		ref := details(t, env)["plan_ref"].(string)
+		ok := call(t, s, "act", `{"action":"notes.create","params":{"title":"via intent"},"plan_ref":"`+ref+`"}`)
+		if !ok.OK || len(n.items) != before+1 {
+			t.Fatalf("confirming the resolved plan: %s", ok.JSON())
+		}
+	})
+	t.Run("plan_ref without action", func(t *testing.T) {
+		if env := call(t, s, "act", `{"intent":"x","plan_ref":"v1.1.a.b"}`); env.Code != CodeInvalidParams {
+			t.Fatalf("%s", env.JSON())
+		}
+	})
+}
+
+func TestConfirmPolicyPreviewsEveryWrite(t *testing.T) {
+	s, n := newTestServer(t, Options{Writes: WritesConfirm})
+	before := len(n.items)
+	env := call(t, s, "act", `{"action":"notes.create","params":{"title":"x"}}`)
+	if env.Code != CodeConfirmationRequired || len(n.items) != before {
+		t.Fatalf("confirm policy ran a write without a plan: %s", env.JSON())
+	}
+	// Replicas sharing a key accept each other's plans.
+	r2, n2 := newTestRegistry(t)
+	_ = n2
+	key := []byte("shared-key-shared-key-shared-key")
+	a, _ := New(r2, Options{Writes: WritesConfirm, PlanKey: key})
+	b, _ := New(r2, Options{Writes: WritesConfirm, PlanKey: key})
+	p := a.Call(context.Background(), "act", []byte(`{"action":"notes.create","params":{"title":"y"}}`))
+	ref := details(t, p)["plan_ref"].(string)
+	if env := b.Call(context.Background(), "act", []byte(`{"action":"notes.create","params":{"title":"y"},"plan_ref":"`+ref+`"}`)); !env.OK {
+		t.Fatalf("replica refused a plan signed with the shared key: %s", env.JSON())
+	}
+}
+
+func TestHandlerFaults(t *testing.T) {
+	s, _ := newTestServer(t, Options{Timeout: 100 * time.Millisecond})
+	tests := []struct {
+		action string
+		code   Code
+	}{
+		{"faults.panic", CodeInternalError},
+		{"faults.hang", CodeTimeout},
+		{"faults.garbage", CodeInternalError},
+		{"faults.rate_limited", CodeRateLimited},
+		{"faults.unauthorized", CodeUnauthorized},
+		{"faults.upstream_unavailable", CodeUpstreamUnavailable},
+		{"faults.upstream_error", CodeUpstreamError},
+	}
+	for _, tc := range tests {
+		t.Run(tc.action, func(t *testing.T) {
+			env := call(t, s, "ask", `{"action":"`+tc.action+`"}`)
+			if env.OK || env.Code != tc.code || env.Remedy == nil || env.Remedy.Fix == "" {
+				t.Fatalf("want %s with a remedy: %s", tc.code, env.JSON())
+			}
+			// The server keeps serving.
+			if ok := call(t, s, "ask", `{"action":"ping.now"}`); !ok.OK {
+				t.Fatalf("server broken after %s: %s", tc.action, ok.JSON())
+			}
+		})
+	}
+}
+
+func TestResultBudget(t *testing.T) {
+	s, _ := newTestServer(t, Options{MaxResultTokens: 500})
+	env := call(t, s, "ask", `{"action":"notes.list","params":{"limit":300}}`)
+	if !env.OK || env.Meta == nil || !env.Meta.Truncated || len(env.Warnings) == 0 {
+		t.Fatalf("want a truncated result: %s", env.JSON())
+	}
+	items := data(t, env)["items"].([]any)
+	if len(items) == 0 || len(items) >= 300 {
+		t.Fatalf("kept %d items", len(items))
+	}
+	if step := env.NextSteps[0]; step.Action != "notes.list" || !strings.Contains(step.Why, "cursor") {
+		t.Fatalf("next step should name the paging params: %+v", step)
+	}
+	env = call(t, s, "ask", `{"action":"faults.blob"}`)
+	if env.Code != CodeResultTooLarge || env.Remedy == nil {
+		t.Fatalf("want result_too_large: %s", env.JSON())
+	}
+}
+
+func TestBadInputNeverCrashes(t *testing.T) {
+	s, _ := newTestServer(t, Options{Writes: WritesAllow})
+	for _, in := range []string{``, `null`, `[]`, `"x"`, `{"action":5}`, `{"params":[1]}`, `{"nope":1}`, `{"action":"` + strings.Repeat("a", 300) + `"}`, `{`} {
+		for _, tool := range []string{"find", "describe", "ask", "act", "bogus"} {
+			env := s.Call(context.Background(), tool, []byte(in))
+			if !env.OK && (env.Code == "" || env.Remedy == nil) {
+				t.Errorf("%s %s: failure without code or remedy: %s", tool, in, env.JSON())
+			}
+		}
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	s, _ := newTestServer(t, Options{Writes: WritesAllow})
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 20; j++ {
+				call(t, s, "act", `{"action":"notes.create","params":{"title":"c"}}`)
+				call(t, s, "find", `{"intent":"list notes"}`)
+				call(t, s, "ask", `{"action":"notes.get","params":{"id":1}}`)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestPrefixAppliesToSteps(t *testing.T) {
+	s, _ := newTestServer(t, Options{ToolPrefix: "hd_"})
+	env := call(t, s, "find", `{"intent":"notes.get"}`)
+	for _, st := range env.NextSteps {
+		if !strings.HasPrefix(st.Tool, "hd_") {
+			t.Fatalf("step tool %q lacks the prefix", st.Tool)
+		}
+	}
+	env = call(t, s, "ask", `{"action":"nope.nope"}`)
+	if !strings.HasPrefix(env.Remedy.Tool, "hd_") {
+		t.Fatalf("remedy tool %q lacks the prefix", env.Remedy.Tool)
+	}
+}
+
+func jsonNum(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}

@@ -1,0 +1,140 @@
+package intent
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A plan_ref is "v1.<expiry unix seconds>.<nonce>.<mac>", where mac is
+// HMAC-SHA256 over (version, action, canonical params, caller, expiry,
+// nonce). It is stateless: any replica holding the same key verifies it.
+// The nonce makes two previews of the same call distinct, so the
+// at-most-once record of one does not block the other.
+
+var (
+	errPlanMalformed = errors.New("plan_ref is malformed")
+	errPlanMismatch  = errors.New("plan_ref does not match this action, params and caller")
+	errPlanExpired   = errors.New("plan_ref has expired")
+	errPlanUsed      = errors.New("plan_ref was already executed")
+)
+
+// planSigner issues and verifies plan_refs, and remembers which ones have
+// executed within this process so each runs at most once.
+type planSigner struct {
+	key []byte
+	ttl time.Duration
+	now func() time.Time
+
+	mu   sync.Mutex
+	used map[string]time.Time // plan_ref -> expiry
+}
+
+func newPlanSigner(key []byte, ttl time.Duration, now func() time.Time) *planSigner {
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			panic("intent: no randomness for the plan key: " + err.Error())
+		}
+	}
+	return &planSigner{key: key, ttl: ttl, now: now, used: map[string]time.Time{}}
+}
+
+// canonicalParams re-encodes params with sorted keys and no insignificant
+// space, so semantically equal params sign equally.
+func canonicalParams(params json.RawMessage) ([]byte, error) {
+	if len(bytes.TrimSpace(params)) == 0 {
+		return []byte("{}"), nil
+	}
+	var v any
+	d := json.NewDecoder(bytes.NewReader(params))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+func (p *planSigner) mac(action string, canon []byte, caller string, exp int64, nonce string) string {
+	h := hmac.New(sha256.New, p.key)
+	for _, part := range [][]byte{[]byte("v1"), []byte(action), canon, []byte(caller), []byte(strconv.FormatInt(exp, 10)), []byte(nonce)} {
+		// Length-prefix every part so no two tuples share an encoding.
+		h.Write([]byte(strconv.Itoa(len(part))))
+		h.Write([]byte{':'})
+		h.Write(part)
+	}
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+}
+
+// issue returns a plan_ref for the call and its expiry.
+func (p *planSigner) issue(action string, params json.RawMessage, caller string) (string, time.Time, error) {
+	canon, err := canonicalParams(params)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	expiry := p.now().Add(p.ttl).Truncate(time.Second)
+	nb := make([]byte, 9)
+	if _, err := rand.Read(nb); err != nil {
+		return "", time.Time{}, err
+	}
+	nonce := base64.RawURLEncoding.EncodeToString(nb)
+	exp := expiry.Unix()
+	return "v1." + strconv.FormatInt(exp, 10) + "." + nonce + "." + p.mac(action, canon, caller, exp, nonce), expiry, nil
+}
+
+// verify checks ref against the call. It does not consume it.
+func (p *planSigner) verify(ref, action string, params json.RawMessage, caller string) error {
+	parts := strings.Split(ref, ".")
+	if len(parts) != 4 || parts[0] != "v1" {
+		return errPlanMalformed
+	}
+	exp, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil {
+		return errPlanMalformed
+	}
+	canon, err := canonicalParams(params)
+	if err != nil {
+		return errPlanMismatch
+	}
+	want := p.mac(action, canon, caller, exp, parts[2])
+	if !hmac.Equal([]byte(want), []byte(parts[3])) {
+		return errPlanMismatch
+	}
+	if !p.now().Before(time.Unix(exp, 0)) {
+		return errPlanExpired
+	}
+	return nil
+}
+
+// consume marks ref executed; it fails when ref already was. Expired entries
+// are swept as a side effect, so the set stays bounded by the issue rate
+// times the TTL.
+func (p *planSigner) consume(ref string) error {
+	now := p.now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, done := p.used[ref]; done {
+		return errPlanUsed
+	}
+	for r, exp := range p.used {
+		if now.After(exp) {
+			delete(p.used, r)
+		}
+	}
+	exp := now.Add(p.ttl)
+	if parts := strings.Split(ref, "."); len(parts) == 4 {
+		if s, err := strconv.ParseInt(parts[1], 10, 64); err == nil {
+			exp = time.Unix(s, 0)
+		}
+	}
+	p.used[ref] = exp
+	return nil
+}

@@ -1,0 +1,346 @@
+package intent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/intentsrv/intentsrv/operations"
+	"github.com/intentsrv/intentsrv/router"
+)
+
+type callerKey struct{}
+
+// WithCaller returns a context that names the principal making calls (an
+// API key's name, a session). plan_refs are bound to it, so one caller
+// cannot confirm another's preview.
+func WithCaller(ctx context.Context, caller string) context.Context {
+	return context.WithValue(ctx, callerKey{}, caller)
+}
+
+func callerOf(ctx context.Context) string {
+	if c, ok := ctx.Value(callerKey{}).(string); ok {
+		return c
+	}
+	return "local"
+}
+
+func (s *Server) needsConfirmation(op *operations.Operation) bool {
+	return op.Kind == operations.KindDestructive || (op.Kind == operations.KindWrite && s.opts.Writes == WritesConfirm)
+}
+
+func (s *Server) ask(ctx context.Context, in Input) *Envelope {
+	if in.PlanRef != "" {
+		return failure(CodeInvalidParams, "plan_ref belongs to act", nil, &Remedy{Tool: ToolAct, Action: in.Action, Fix: "confirm previews with act"})
+	}
+	if in.Action != "" {
+		op, ok := s.lookup(in.Action)
+		if !ok {
+			return s.unknownAction(in.Action, ToolAsk)
+		}
+		if op.Kind.IsWrite() {
+			return failure(CodeNotReadOnly, fmt.Sprintf("%s is a %s operation; ask runs only reads", op.ID, op.Kind), nil,
+				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "call act with the same action and params"})
+		}
+		return s.execute(ctx, op, in.argsJSON())
+	}
+	if in.Intent == "" {
+		return failure(CodeInvalidParams, "ask needs an action (an operation id) or an intent", nil,
+			&Remedy{Tool: ToolFind, Fix: "find the operation id by intent, then ask {\"action\": id, \"params\": {...}}"})
+	}
+	res := s.router.Search(in.Intent, router.Filter{Kinds: []operations.Kind{operations.KindRead}, Keep: s.visible}, defaultFindLimit)
+	op, env := s.routed(res, ToolAsk, in)
+	if env != nil {
+		return env
+	}
+	out := s.execute(ctx, op, in.argsJSON())
+	s.routingMeta(out, res)
+	return out
+}
+
+// routed turns a search into the one operation to use, or the failure that
+// explains why there is none (no_match, ambiguous_intent, or params that do
+// not fit the confident match).
+func (s *Server) routed(res router.Result, tool string, in Input) (*operations.Operation, *Envelope) {
+	if len(res.Candidates) == 0 || res.Decision == router.DecisionNoMatch {
+		env := failure(CodeNoMatch, "no operation matches that intent", map[string]any{"candidates": []candidateView{}},
+			&Remedy{Tool: ToolDescribe, Fix: "browse namespaces with describe {}, or rephrase the intent"})
+		return nil, env
+	}
+	top := res.Candidates[0].Op
+	if res.Decision != router.DecisionRun {
+		env := failure(CodeAmbiguousIntent, "several operations could serve that intent; pick one",
+			map[string]any{"candidates": s.candidateViews(res.Candidates)},
+			&Remedy{Tool: tool, Action: top.ID, Fix: "call again with action set to the right candidate's id"})
+		s.routingMeta(env, res)
+		return nil, env
+	}
+	if err := s.reg.Validate(top.ID, in.argsJSON()); err != nil {
+		env := s.invalidParams(top, err)
+		env.Error = fmt.Sprintf("the intent resolves to %s, but params do not fit it: %s", top.ID, env.Error)
+		s.routingMeta(env, res)
+		return nil, env
+	}
+	return top, nil
+}
+
+func (s *Server) routingMeta(env *Envelope, res router.Result) {
+	if len(res.Candidates) == 0 {
+		return
+	}
+	m := env.meta()
+	m.RoutedTo = res.Candidates[0].Op.ID
+	m.Score = round2(res.Candidates[0].Score)
+	m.Confidence = round2(res.Candidates[0].Confidence)
+	for _, c := range res.Candidates[1:] {
+		m.Alternatives = append(m.Alternatives, Alternative{ID: c.Op.ID, Score: round2(c.Score)})
+	}
+}
+
+func (s *Server) act(ctx context.Context, in Input) *Envelope {
+	if in.Action == "" && in.Intent == "" {
+		return failure(CodeInvalidParams, "act needs an action (an operation id) or an intent", nil,
+			&Remedy{Tool: ToolFind, Fix: "find the operation id by intent, then act {\"action\": id, \"params\": {...}}"})
+	}
+	if in.Action == "" {
+		if in.PlanRef != "" {
+			return failure(CodeInvalidParams, "a plan_ref must come with the action and params it was issued for", nil,
+				&Remedy{Tool: ToolAct, Fix: "repeat the preview's action and params together with plan_ref"})
+		}
+		// act with only an intent never executes: it resolves the plan.
+		res := s.router.Search(in.Intent, router.Filter{Keep: s.visible}, defaultFindLimit)
+		op, env := s.routed(res, ToolAct, in)
+		if env != nil {
+			return env
+		}
+		out := s.preview(ctx, op, in.argsJSON(), "the intent resolved to this plan; nothing ran")
+		s.routingMeta(out, res)
+		return out
+	}
+	op, ok := s.lookup(in.Action)
+	if !ok {
+		return s.unknownAction(in.Action, ToolAct)
+	}
+	args := in.argsJSON()
+	if err := s.reg.Validate(op.ID, args); err != nil {
+		return s.invalidParams(op, err)
+	}
+	if in.PlanRef != "" {
+		switch err := s.plans.verify(in.PlanRef, op.ID, args, callerOf(ctx)); {
+		case errors.Is(err, errPlanExpired):
+			return failure(CodePlanExpired, "plan_ref has expired; nothing ran", nil,
+				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "call act again without plan_ref for a fresh preview"})
+		case err != nil:
+			return failure(CodePlanInvalid, err.Error()+"; nothing ran", nil,
+				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "call act without plan_ref for a fresh preview, then confirm with the plan_ref it returns and the same params"})
+		}
+		if err := s.plans.consume(in.PlanRef); err != nil {
+			return failure(CodePlanInvalid, err.Error()+"; it ran once and will not run again", nil,
+				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "to run it again, ask for a fresh preview"})
+		}
+		return s.execute(ctx, op, args)
+	}
+	if s.needsConfirmation(op) {
+		return s.preview(ctx, op, args, "nothing ran yet")
+	}
+	return s.execute(ctx, op, args)
+}
+
+// preview describes a call without running it and issues the plan_ref that
+// confirms it, as a confirmation_required failure: nothing has happened yet,
+// and hosts that show isError make that plain.
+func (s *Server) preview(ctx context.Context, op *operations.Operation, args json.RawMessage, note string) *Envelope {
+	var would any = map[string]any{"action": op.ID, "params": json.RawMessage(args)}
+	if op.Preview != nil {
+		v, err := s.guard(ctx, func(ctx context.Context) (any, error) { return op.Preview(ctx, args) })
+		if err != nil {
+			return s.operationFailure(op, err)
+		}
+		would = v
+	}
+	ref, expiry, err := s.plans.issue(op.ID, args, callerOf(ctx))
+	if err != nil {
+		return failure(CodeInternalError, "could not issue a plan_ref: "+err.Error(), nil, nil)
+	}
+	details := map[string]any{
+		"action":     op.ID,
+		"kind":       string(op.Kind),
+		"preview":    would,
+		"plan_ref":   ref,
+		"expires_at": expiry.UTC().Format(time.RFC3339),
+	}
+	return failure(CodeConfirmationRequired, fmt.Sprintf("%s is %s and needs confirmation; %s", op.ID, kindPhrase(op.Kind), note), details,
+		&Remedy{Tool: ToolAct, Action: op.ID, Fix: "check the preview, then call act again with the same action and params plus plan_ref from details"})
+}
+
+func kindPhrase(k operations.Kind) string {
+	if k == operations.KindDestructive {
+		return "destructive"
+	}
+	return "a write"
+}
+
+func (s *Server) invalidParams(op *operations.Operation, err error) *Envelope {
+	details := map[string]any{"required": orEmpty(s.info(op).required)}
+	var ve *operations.ValidationError
+	if errors.As(err, &ve) {
+		details["problems"] = ve.Problems
+	}
+	return failure(CodeInvalidParams, err.Error(), details,
+		&Remedy{Tool: ToolDescribe, Action: op.ID, Fix: "read the input schema and send params that fit it"})
+}
+
+// guard runs fn with the call timeout, turning a panic or an overrun into an
+// error instead of taking the server down. A handler that ignores its
+// context keeps running in the background after a timeout; its result is
+// dropped.
+func (s *Server) guard(ctx context.Context, fn func(context.Context) (any, error)) (any, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
+	type result struct {
+		v   any
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: &panicError{value: r}}
+			}
+		}()
+		v, err := fn(ctx)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, errTimeout
+		}
+		return nil, ctx.Err()
+	}
+}
+
+type panicError struct{ value any }
+
+func (p *panicError) Error() string { return fmt.Sprintf("operation panicked: %v", p.value) }
+
+var errTimeout = errors.New("operation timed out")
+
+// execute validates args, runs op under guard, checks and budgets its
+// result.
+func (s *Server) execute(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
+	if err := s.reg.Validate(op.ID, args); err != nil {
+		return s.invalidParams(op, err)
+	}
+	v, err := s.guard(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
+	if err != nil {
+		return s.operationFailure(op, err)
+	}
+	raw, _ := v.(json.RawMessage)
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		raw = json.RawMessage("null")
+	}
+	if !json.Valid(raw) {
+		s.log.Error("operation returned invalid JSON", "operation", op.ID, "bytes", len(raw))
+		return failure(CodeInternalError, op.ID+" returned a result that is not JSON", nil,
+			&Remedy{Tool: ToolDescribe, Fix: "the operation is broken; try another one or report it"})
+	}
+	data, cut, env := s.budget(op, raw)
+	if env != nil {
+		return env
+	}
+	out := &Envelope{OK: true, Data: data}
+	if op.Deprecated {
+		out.Warnings = append(out.Warnings, op.ID+" is deprecated")
+	}
+	if cut != nil {
+		out.meta().Truncated = true
+		out.Warnings = append(out.Warnings, cut.warning)
+		out.NextSteps = append(out.NextSteps, cut.step)
+	} else if next := nextCursor(data); next != "" && containsString(s.info(op).paging, "cursor") {
+		out.NextSteps = append(out.NextSteps, Step{Tool: s.verbFor(op), Action: op.ID, Params: map[string]any{"cursor": next}, Why: "next page"})
+	}
+	return out
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func nextCursor(data json.RawMessage) string {
+	if len(data) == 0 || data[0] != '{' {
+		return ""
+	}
+	var v struct {
+		Next string `json:"next_cursor"`
+	}
+	_ = json.Unmarshal(data, &v)
+	return v.Next
+}
+
+// operationFailure maps what a handler returned to a coded envelope.
+func (s *Server) operationFailure(op *operations.Operation, err error) *Envelope {
+	var oe *operations.Error
+	var ve *operations.ValidationError
+	var pe *panicError
+	switch {
+	case errors.As(err, &ve):
+		return s.invalidParams(op, err)
+	case errors.As(err, &pe):
+		s.log.Error("operation panicked", "operation", op.ID, "panic", fmt.Sprint(pe.value))
+		return failure(CodeInternalError, op.ID+" failed with an internal error; nothing is known about its effects", nil,
+			&Remedy{Tool: ToolDescribe, Action: op.ID, Fix: "check the state with a read operation before retrying"})
+	case errors.Is(err, errTimeout):
+		return failure(CodeTimeout, fmt.Sprintf("%s did not finish within %s", op.ID, s.opts.Timeout), nil,
+			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: "narrow the request (filters, smaller limit) or retry later"})
+	case errors.Is(err, context.Canceled):
+		return failure(CodeTimeout, "the call was cancelled", nil, &Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: "retry"})
+	case errors.As(err, &oe):
+		code := Code(oe.Code)
+		if !knownCode(code) {
+			code = CodeUpstreamError
+		}
+		fix := oe.Fix
+		if fix == "" {
+			fix = "check the params against describe and retry"
+		}
+		tool := ToolDescribe
+		if code == CodeRateLimited || code == CodeUpstreamUnavailable || code == CodeTimeout {
+			tool = s.verbFor(op)
+		}
+		return failure(code, oe.Message, oe.Details, &Remedy{Tool: tool, Action: op.ID, Fix: fix})
+	}
+	return failure(CodeUpstreamError, op.ID+" failed: "+err.Error(), nil,
+		&Remedy{Tool: ToolDescribe, Action: op.ID, Fix: "check the params against the schema and retry"})
+}
+
+func knownCode(c Code) bool {
+	switch c {
+	case CodeUnknownAction, CodeInvalidParams, CodeAmbiguousIntent, CodeNoMatch, CodeNotReadOnly, CodeWritesDisabled,
+		CodeConfirmationRequired, CodePlanInvalid, CodePlanExpired, CodeUpstreamError, CodeUpstreamUnavailable,
+		CodeTimeout, CodeResultTooLarge, CodeRateLimited, CodeUnauthorized, CodeInternalError, CodeNotFound, CodeConflict:
+		return true
+	}
+	return false
+}
+
+// pagingHint names op's paging parameters for a next step.
+func (s *Server) pagingHint(op *operations.Operation) string {
+	p := s.info(op).paging
+	if len(p) == 0 {
+		return "narrow the request with the operation's filters"
+	}
+	return "page with " + strings.Join(p, ", ")
+}

@@ -1,0 +1,279 @@
+// Package intent implements the four-tool contract of intentsrv: find,
+// describe, ask and act, each taking the condensed input {action, params,
+// intent} and returning one envelope shape. It owns input decoding, the
+// write policy, previews and plan_refs, error codes with remedies, result
+// budgets and handler isolation (timeouts, panics). The MCP adapter in this
+// package exposes a Server over mcp-go; the CLI calls Server directly, so a
+// human sees exactly what an agent sees.
+package intent
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/intentsrv/intentsrv/operations"
+	"github.com/intentsrv/intentsrv/router"
+)
+
+// WritePolicy decides what act may run.
+type WritePolicy string
+
+const (
+	// WritesDeny hides write and destructive operations: they are neither
+	// listed by find/describe nor callable, and act is not listed. The
+	// default.
+	WritesDeny WritePolicy = "deny"
+	// WritesConfirm lets act run writes, each only after a confirmed
+	// preview.
+	WritesConfirm WritePolicy = "confirm"
+	// WritesAllow lets act run writes directly; destructive operations still
+	// need a confirmed preview.
+	WritesAllow WritePolicy = "allow"
+)
+
+// ParseWritePolicy parses "deny", "confirm" or "allow".
+func ParseWritePolicy(s string) (WritePolicy, error) {
+	switch p := WritePolicy(strings.ToLower(strings.TrimSpace(s))); p {
+	case WritesDeny, WritesConfirm, WritesAllow:
+		return p, nil
+	}
+	return "", fmt.Errorf("writes policy %q is not deny, confirm or allow", s)
+}
+
+// Tool names, before any prefix.
+const (
+	ToolFind     = "find"
+	ToolDescribe = "describe"
+	ToolAsk      = "ask"
+	ToolAct      = "act"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxResultTokens = 8000
+	DefaultTimeout         = 30 * time.Second
+	DefaultPlanTTL         = 10 * time.Minute
+)
+
+// Options configure a Server. The zero value is the safe default: read-only,
+// 8,000-token results, 30-second calls.
+type Options struct {
+	// Writes is the write policy; empty means WritesDeny.
+	Writes WritePolicy
+	// ToolPrefix is prepended to every tool name (e.g. "gh_"), so one host
+	// can run several servers.
+	ToolPrefix string
+	// MaxResultTokens caps a result's size; larger results are cut at item
+	// boundaries or refused. Zero means DefaultMaxResultTokens.
+	MaxResultTokens int
+	// Timeout bounds one operation call. Zero means DefaultTimeout.
+	Timeout time.Duration
+	// Allow and Deny are globs over operation ids (path.Match syntax, where
+	// "*" stops at nothing since ids contain no slash). An operation is
+	// visible when it matches some Allow glob (or Allow is empty) and no Deny
+	// glob. Deny wins.
+	Allow, Deny []string
+	// PlanKey signs plan_refs. Replicas that share it accept each other's
+	// plans. Empty means a random key per process.
+	PlanKey []byte
+	// PlanTTL is how long a preview's plan_ref stays valid. Zero means
+	// DefaultPlanTTL.
+	PlanTTL time.Duration
+	// CatalogHint appends the operation count and namespaces to find's
+	// description. It changes the listing when the catalog changes, which
+	// defeats hosts' prompt caches, so it is off by default.
+	CatalogHint bool
+	// Synonyms extend the router's domain synonyms for this catalog.
+	Synonyms map[string][]string
+	// Logger receives operational logs; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now. Tests set it.
+	Now func() time.Time
+}
+
+// Server serves the four intent tools over one registry. It is safe for
+// concurrent use. The router index is built from the registry at New; a
+// server over a changed registry must be rebuilt.
+type Server struct {
+	reg    *operations.Registry
+	router *router.Router
+	opts   Options
+	plans  *planSigner
+	log    *slog.Logger
+	infos  sync.Map // *operations.Operation -> *opInfo, derived once per operation
+}
+
+// New builds a Server over reg. It validates the options and indexes every
+// visible operation.
+func New(reg *operations.Registry, opts Options) (*Server, error) {
+	if opts.Writes == "" {
+		opts.Writes = WritesDeny
+	}
+	if _, err := ParseWritePolicy(string(opts.Writes)); err != nil {
+		return nil, err
+	}
+	if opts.MaxResultTokens <= 0 {
+		opts.MaxResultTokens = DefaultMaxResultTokens
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.PlanTTL <= 0 {
+		opts.PlanTTL = DefaultPlanTTL
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	for _, g := range append(append([]string{}, opts.Allow...), opts.Deny...) {
+		if _, err := path.Match(g, ""); err != nil {
+			return nil, fmt.Errorf("bad allow/deny glob %q: %w", g, err)
+		}
+	}
+	if err := checkToolPrefix(opts.ToolPrefix); err != nil {
+		return nil, err
+	}
+	s := &Server{reg: reg, opts: opts, log: opts.Logger}
+	s.plans = newPlanSigner(opts.PlanKey, opts.PlanTTL, opts.Now)
+	var visible []*operations.Operation
+	for _, op := range reg.All() {
+		if s.visible(op) {
+			visible = append(visible, op)
+		}
+	}
+	s.router = router.New(visible, router.Options{Synonyms: opts.Synonyms})
+	return s, nil
+}
+
+// Registry returns the registry the server serves.
+func (s *Server) Registry() *operations.Registry { return s.reg }
+
+// Router returns the server's router over the visible operations.
+func (s *Server) Router() *router.Router { return s.router }
+
+// Options returns the effective options (defaults filled in).
+func (s *Server) Options() Options { return s.opts }
+
+// visible reports whether op may be listed and called under the policies.
+func (s *Server) visible(op *operations.Operation) bool {
+	if op.Kind.IsWrite() && s.opts.Writes == WritesDeny {
+		return false
+	}
+	return s.allowedID(op.ID)
+}
+
+func (s *Server) allowedID(id string) bool {
+	for _, g := range s.opts.Deny {
+		if ok, _ := path.Match(g, id); ok {
+			return false
+		}
+	}
+	if len(s.opts.Allow) == 0 {
+		return true
+	}
+	for _, g := range s.opts.Allow {
+		if ok, _ := path.Match(g, id); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup finds a visible operation by id or alias.
+func (s *Server) lookup(id string) (*operations.Operation, bool) {
+	op, ok := s.reg.Get(id)
+	if !ok || !s.visible(op) {
+		return nil, false
+	}
+	return op, true
+}
+
+// verbFor names the tool that runs op under the current policy.
+func (s *Server) verbFor(op *operations.Operation) string {
+	if op.Kind.IsWrite() {
+		return ToolAct
+	}
+	return ToolAsk
+}
+
+// Call runs one intent tool with raw JSON arguments, as an MCP host sends
+// them. tool is the bare name (find, describe, ask, act), without prefix.
+// It never panics and always returns an envelope.
+func (s *Server) Call(ctx context.Context, tool string, raw []byte) *Envelope {
+	in, err := DecodeInput(raw)
+	if err != nil {
+		env := failure(CodeInvalidParams, "bad input: "+err.Error(), inputErrorDetails(err), &Remedy{
+			Tool: tool, Fix: `send {"action": "<operation id>", "params": {...}} or {"intent": "<what you want>"}`,
+		})
+		return s.finish(env)
+	}
+	return s.Do(ctx, tool, in)
+}
+
+// Do runs one intent tool with decoded input. It never panics and always
+// returns an envelope.
+func (s *Server) Do(ctx context.Context, tool string, in Input) (env *Envelope) {
+	start := s.opts.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("intent tool panicked", "tool", tool, "panic", r)
+			env = failure(CodeInternalError, "the server hit an internal error; the call did not complete", nil,
+				&Remedy{Tool: ToolDescribe, Fix: "retry once; if it persists, report it with the action and params"})
+		}
+		env.meta().ElapsedMS = float64(s.opts.Now().Sub(start).Microseconds()) / 1000
+		env = s.finish(env)
+	}()
+	if in.Action == "describe" && tool != ToolDescribe {
+		return s.describeTool(tool)
+	}
+	switch tool {
+	case ToolFind:
+		return s.find(ctx, in)
+	case ToolDescribe:
+		return s.describe(ctx, in)
+	case ToolAsk:
+		return s.ask(ctx, in)
+	case ToolAct:
+		if s.opts.Writes == WritesDeny {
+			return failure(CodeWritesDisabled, "this server is read-only: act is disabled", nil,
+				&Remedy{Tool: ToolAsk, Fix: "use ask for read operations; the operator can enable writes with --writes confirm or --writes allow"})
+		}
+		return s.act(ctx, in)
+	}
+	return failure(CodeUnknownAction, fmt.Sprintf("no tool %q; the tools are find, describe, ask and act", tool), nil, nil)
+}
+
+// finish applies the tool prefix to every tool name the envelope mentions.
+func (s *Server) finish(env *Envelope) *Envelope {
+	if env.Meta != nil && env.Meta.empty() {
+		env.Meta = nil
+	}
+	if s.opts.ToolPrefix == "" {
+		return env
+	}
+	for i := range env.NextSteps {
+		env.NextSteps[i].Tool = s.opts.ToolPrefix + env.NextSteps[i].Tool
+	}
+	if env.Remedy != nil {
+		env.Remedy.Tool = s.opts.ToolPrefix + env.Remedy.Tool
+	}
+	return env
+}
+
+func inputErrorDetails(err error) any {
+	if ie, ok := err.(*InputError); ok && ie.Field != "" {
+		return map[string]string{"field": ie.Field}
+	}
+	return nil
+}
+
+// Visible reports whether op is listed and callable under the server's
+// policies (write policy, allow/deny globs).
+func (s *Server) Visible(op *operations.Operation) bool { return s.visible(op) }
