@@ -1,0 +1,120 @@
+package router
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/intentsrv/intentsrv/internal/synth"
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+func synthOps(n int) []*operations.Operation {
+	gen := synth.Operations(n, 1)
+	ops := make([]*operations.Operation, len(gen))
+	for i := range gen {
+		ops[i] = &gen[i]
+	}
+	return ops
+}
+
+// benchQueries are natural-language paraphrases built from random
+// operations: their summary with the verb swapped for a user verb, plus the
+// service name half the time.
+func benchQueries(ops []*operations.Operation, n int) []string {
+	rng := rand.New(rand.NewPCG(9, 9))
+	verbs := []string{"show me", "please list", "I need to", "can you", "delete", "kill", "what are the", "create a new", "find"}
+	qs := make([]string, n)
+	for i := range qs {
+		op := ops[rng.IntN(len(ops))]
+		q := verbs[rng.IntN(len(verbs))] + " " + op.Summary
+		if rng.IntN(2) == 0 {
+			q += " in " + op.ID[:len(op.Namespace)]
+		}
+		qs[i] = q
+	}
+	return qs
+}
+
+func benchSearch(b *testing.B, n int) {
+	ops := synthOps(n)
+	r := New(ops, Options{})
+	qs := benchQueries(ops, 512)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		r.Search(qs[i%len(qs)], Filter{}, 10)
+	}
+}
+
+func BenchmarkSearch2500(b *testing.B) { benchSearch(b, 2500) }
+func BenchmarkSearch10k(b *testing.B)  { benchSearch(b, 10_000) }
+func BenchmarkSearch100k(b *testing.B) { benchSearch(b, 100_000) }
+func BenchmarkSearchExact(b *testing.B) {
+	ops := synthOps(100_000)
+	r := New(ops, Options{})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Search(ops[i%len(ops)].ID, Filter{}, 10)
+	}
+}
+
+func BenchmarkSuggest100k(b *testing.B) {
+	ops := synthOps(100_000)
+	r := New(ops, Options{})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		id := ops[i%len(ops)].ID
+		r.Suggest(id[:len(id)-2]+"xx", Filter{}, 5)
+	}
+}
+
+// BenchmarkBuild100k reports the time and the retained heap of an index
+// over 100,000 generated operations.
+func BenchmarkBuild100k(b *testing.B) {
+	ops := synthOps(100_000)
+	b.ReportAllocs()
+	var r *Router
+	for b.Loop() {
+		r = New(ops, Options{})
+	}
+	b.StopTimer()
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r = nil
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	_ = r
+	b.ReportMetric(float64(before.HeapAlloc-after.HeapAlloc)/(1<<20), "MB-retained")
+}
+
+// BenchmarkSearchDevSets measures latency on the real dev sets when
+// ROUTER_DEVSETS is set.
+func BenchmarkSearchDevSets(b *testing.B) {
+	dir := os.Getenv("ROUTER_DEVSETS")
+	if dir == "" {
+		b.Skip("ROUTER_DEVSETS not set")
+	}
+	for _, set := range []string{"stabletoolbench", "seal_tools"} {
+		ops, _, err := LoadTools(filepath.Join(dir, set, "tools.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		qs, err := LoadQueries(filepath.Join(dir, set, "queries.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := New(ops, Options{})
+		b.Run(fmt.Sprintf("%s-%d", set, len(ops)), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				r.Search(qs[i%len(qs)].Query, Filter{}, 10)
+			}
+		})
+	}
+}

@@ -1,0 +1,136 @@
+package router
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Decision thresholds. Confidence is the share of the query's meaning (idf
+// weight of its words, verbs discounted) that the candidate matches, scaled
+// down when the runner-up is close. Tuned on the project's labelled intents
+// and the dev sets; see doc.go.
+const (
+	// noMatchCoverage is the floor: when the best candidate matches less
+	// than this share of the query's weight, the answer is no match.
+	noMatchCoverage = 0.30
+	// runConfidence is the confidence the top candidate needs for
+	// DecisionRun.
+	runConfidence = 0.70
+	// runMargin is the relative lead over the runner-up, (s1-s2)/s1, that
+	// the top candidate needs for DecisionRun.
+	runMargin = 0.15
+	// marginRef is the margin at which the margin no longer lowers the
+	// confidence.
+	marginRef = 0.35
+)
+
+func (r *Router) decide(intent string, groups []group, hits []hit, total float32, f Filter, limit int, sc *scratch) Result {
+	defer sc.clear()
+	var res Result
+	if idLike(intent) && !r.opts.noFuzzy {
+		res = r.fuzzyResult(intent, hits, f, limit, sc)
+		if len(res.Candidates) > 0 {
+			return res
+		}
+	}
+	if len(hits) == 0 || total <= 0 {
+		return Result{Decision: DecisionNoMatch}
+	}
+	res.Candidates = make([]Candidate, 0, len(hits))
+	top := hits[0].s
+	for i, h := range hits {
+		cov := r.coverage(groups, sc.mask[h.d], total)
+		c := Candidate{Op: r.ops[h.d], Score: float64(h.s)}
+		conf := cov * math.Sqrt(float64(h.s/top))
+		if i == 0 {
+			margin := 1.0
+			if len(hits) > 1 {
+				margin = float64((hits[0].s - hits[1].s) / hits[0].s)
+			}
+			conf = cov * (0.6 + 0.4*math.Min(1, margin/marginRef))
+		}
+		c.Confidence = conf
+		c.Matched, c.Fields = r.explain(groups, sc.mask[h.d], h.d)
+		res.Candidates = append(res.Candidates, c)
+	}
+	topCov := r.coverage(groups, sc.mask[hits[0].d], total)
+	content := false
+	for gi, g := range groups {
+		if sc.mask[hits[0].d]&(1<<uint(gi)) != 0 && !g.verb && g.cov > 0 {
+			content = true
+			break
+		}
+	}
+	margin := 1.0
+	if len(hits) > 1 {
+		margin = float64((hits[0].s - hits[1].s) / hits[0].s)
+	}
+	switch {
+	case !content:
+		res.Decision = DecisionNoMatch
+		res.Candidates = res.Candidates[:0]
+	case topCov < noMatchCoverage:
+		// Weak partial matches stay, for a caller that shows "closest".
+		res.Decision = DecisionNoMatch
+	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin:
+		res.Decision = DecisionRun
+	default:
+		res.Decision = DecisionChoose
+	}
+	return res
+}
+
+// coverage is the share of the query weight that the groups in mask carry.
+func (r *Router) coverage(groups []group, mask uint64, total float32) float64 {
+	var got float32
+	for gi, g := range groups {
+		if mask&(1<<uint(gi)) != 0 {
+			got += g.cov
+		}
+	}
+	if total <= 0 {
+		return 0
+	}
+	return math.Min(1, float64(got/total))
+}
+
+// explain lists the query words that matched doc d and the fields they
+// matched in.
+func (r *Router) explain(groups []group, mask uint64, d uint32) (matched, fields []string) {
+	var fm uint16
+	for gi, g := range groups {
+		if mask&(1<<uint(gi)) == 0 {
+			continue
+		}
+		matched = append(matched, g.surface)
+		for _, v := range g.variants {
+			fm |= r.idx.fieldsOf(v.t, d)
+		}
+	}
+	for f := range numFields {
+		if fm&(1<<f) != 0 && !slices.Contains(fields, fieldNames[f]) {
+			fields = append(fields, fieldNames[f])
+		}
+	}
+	return matched, fields
+}
+
+// fieldsOf returns the fields term t occurs in for doc d (postings are in
+// document order).
+func (ix *index) fieldsOf(t, d uint32) uint16 {
+	lo, hi := int(ix.post.start[t]), int(ix.post.start[t+1])
+	docs := ix.post.doc[lo:hi]
+	i, ok := slices.BinarySearch(docs, d)
+	if !ok {
+		return 0
+	}
+	return ix.post.fields[lo+i]
+}
+
+// idLike reports whether q looks like an operation id rather than prose:
+// one token with a dot or an underscore.
+func idLike(q string) bool {
+	q = strings.TrimSpace(q)
+	return q != "" && !strings.ContainsAny(q, " \t\n") && strings.ContainsAny(q, "._")
+}

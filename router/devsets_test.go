@@ -1,0 +1,77 @@
+package router
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// TestDevSets measures the router on the public dev sets when
+// ROUTER_DEVSETS points at their directory (e.g. /work/shared/bench).
+// ROUTER_ABLATE=1 adds the ablation rows.
+func TestDevSets(t *testing.T) {
+	dir := os.Getenv("ROUTER_DEVSETS")
+	if dir == "" {
+		t.Skip("ROUTER_DEVSETS not set")
+	}
+	variants := []struct {
+		name string
+		o    Options
+	}{{"full", Options{}}}
+	if os.Getenv("ROUTER_ABLATE") != "" {
+		variants = append(variants,
+			struct {
+				name string
+				o    Options
+			}{"no stemming", Options{noStem: true}},
+			struct {
+				name string
+				o    Options
+			}{"no synonyms", Options{noSynonyms: true}},
+			struct {
+				name string
+				o    Options
+			}{"no fuzzy", Options{noFuzzy: true}},
+			struct {
+				name string
+				o    Options
+			}{"flat field weights", Options{flatWeights: true}},
+			struct {
+				name string
+				o    Options
+			}{"no verb lexicon", Options{noVerbs: true}},
+		)
+	}
+	for _, set := range []string{"stabletoolbench", "seal_tools"} {
+		ops, labels, err := LoadTools(filepath.Join(dir, set, "tools.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs, err := LoadQueries(filepath.Join(dir, set, "queries.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lab := map[*operations.Operation]string{}
+		for i, op := range ops {
+			lab[op] = labels[i]
+		}
+		for _, v := range variants {
+			r := New(ops, v.o)
+			rep := Evaluate(r, qs, EvalOptions{LabelOf: func(op *operations.Operation) string { return lab[op] }, Misses: os.Getenv("ROUTER_MISSES") != ""})
+			m := rep.All
+			fmt.Printf("%-16s %-20s top1 %.3f top1s %.3f r@5 %.3f hit@5 %.3f fr@5 %.3f mrr %.3f ndcg %.4f p50 %.0fus p99 %.0fus\n", set, v.name, m.Top1, m.Top1Single, m.Recall5, m.Hit5, m.FullRecall5, m.MRR, m.NDCG10, m.LatencyP50us, m.LatencyP99us)
+			if os.Getenv("ROUTER_MISSES") != "" && v.name == "full" {
+				f, _ := os.Create(filepath.Join(os.TempDir(), set+"_misses.jsonl"))
+				for _, ms := range rep.Misses {
+					b, _ := json.Marshal(ms)
+					f.Write(append(b, '\n'))
+				}
+				f.Close()
+			}
+		}
+	}
+}

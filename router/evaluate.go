@@ -1,0 +1,392 @@
+package router
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// Query is one labelled intent: the operation ids that serve it (none when
+// no operation does).
+type Query struct {
+	Query  string   `json:"query"`
+	Labels []string `json:"labels"`
+	// Group is an optional breakdown key (the dev sets' "group" or "split").
+	Group string `json:"group,omitempty"`
+	Split string `json:"split,omitempty"`
+}
+
+// BenchTool is one row of a dev set's tools.jsonl.
+type BenchTool struct {
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Params      json.RawMessage `json:"params"`
+	Method      string          `json:"method"`
+	Path        string          `json:"path"`
+	Category    string          `json:"category"`
+	Field       string          `json:"field"`
+	Tags        []string        `json:"tags"`
+}
+
+// LoadQueries reads a JSON Lines file of queries.
+func LoadQueries(path string) ([]Query, error) {
+	var qs []Query
+	err := readJSONL(path, func(line []byte) error {
+		var q Query
+		if err := json.Unmarshal(line, &q); err != nil {
+			return err
+		}
+		if q.Group == "" {
+			q.Group = q.Split
+		}
+		qs = append(qs, q)
+		return nil
+	})
+	return qs, err
+}
+
+// LoadTools reads a dev set's tools.jsonl and turns each tool into an
+// operation. It returns the operations and, for each, the tool id the
+// queries' labels use (operation ids are sanitised to the id grammar, and a
+// "__" in a tool id becomes the namespace separator).
+func LoadTools(path string) (ops []*operations.Operation, labelIDs []string, err error) {
+	seen := map[string]bool{}
+	err = readJSONL(path, func(line []byte) error {
+		var t BenchTool
+		if err := json.Unmarshal(line, &t); err != nil {
+			return err
+		}
+		op := ToolOperation(t)
+		for base, k := op.ID, 2; seen[op.ID]; k++ {
+			op.ID = fmt.Sprintf("%s_%d", base, k)
+		}
+		seen[op.ID] = true
+		ops = append(ops, op)
+		labelIDs = append(labelIDs, t.ID)
+		return nil
+	})
+	return ops, labelIDs, err
+}
+
+// ToolOperation converts one bench tool to an operation.
+func ToolOperation(t BenchTool) *operations.Operation {
+	id := sanitizeID(t.ID)
+	if id == "" {
+		id = sanitizeID(t.Name)
+	}
+	summary, desc := splitSummary(t.Description)
+	op := &operations.Operation{
+		ID:          id,
+		Namespace:   operations.DefaultNamespace(id),
+		Summary:     summary,
+		Description: desc,
+		Input:       t.Params,
+		Kind:        operations.KindRead,
+		Source:      "bench",
+	}
+	if !strings.Contains(id, ".") {
+		op.Namespace = ""
+	}
+	for _, tag := range append([]string{t.Category, t.Field}, t.Tags...) {
+		if tag != "" {
+			op.Tags = append(op.Tags, tag)
+		}
+	}
+	if t.Method != "" || t.Path != "" {
+		op.HTTP = &operations.HTTPBinding{Method: strings.ToUpper(t.Method), Path: t.Path}
+	}
+	return op
+}
+
+// sanitizeID maps a tool id to the operation id grammar: lower case,
+// [a-z0-9_] segments, "__" (or "/" or ".") between segments.
+func sanitizeID(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		case r == '.' || r == '/':
+			b.WriteString("__")
+		default:
+			b.WriteByte('_')
+		}
+	}
+	segs := strings.Split(b.String(), "__")
+	out := segs[:0]
+	for _, s := range segs {
+		if s = strings.Trim(s, "_"); s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, ".")
+}
+
+// splitSummary cuts text after its first sentence.
+func splitSummary(text string) (summary, rest string) {
+	text = strings.TrimSpace(text)
+	for i := 0; i+1 < len(text); i++ {
+		if (text[i] == '.' || text[i] == '!' || text[i] == '?') && (text[i+1] == ' ' || text[i+1] == '\n') && i > 10 {
+			return text[:i+1], strings.TrimSpace(text[i+1:])
+		}
+	}
+	return text, ""
+}
+
+func readJSONL(path string, fn func([]byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return scanJSONL(f, path, fn)
+}
+
+func scanJSONL(r io.Reader, name string, fn func([]byte) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Bytes()
+		if len(strings.TrimSpace(string(line))) == 0 {
+			continue
+		}
+		if err := fn(line); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+	}
+	return sc.Err()
+}
+
+// EvalOptions configure Evaluate.
+type EvalOptions struct {
+	// Filter applies to every search.
+	Filter Filter
+	// LabelIDs maps an operation (by position in the router) to the label
+	// id the queries use; nil means the operation id.
+	LabelOf func(*operations.Operation) string
+	// Misses collects the queries whose top-1 is wrong (or whose no-match
+	// decision is wrong).
+	Misses bool
+}
+
+// Metrics are retrieval and decision quality over a set of queries.
+type Metrics struct {
+	N            int     `json:"n"`
+	NLabelled    int     `json:"n_labelled"`
+	NSingle      int     `json:"n_single"`
+	Top1         float64 `json:"top1"`
+	Top1Single   float64 `json:"top1_single"`
+	Recall5      float64 `json:"recall@5"`
+	Hit5         float64 `json:"hit@5"`
+	FullRecall5  float64 `json:"full_recall@5"`
+	Recall10     float64 `json:"recall@10"`
+	MRR          float64 `json:"mrr"`
+	NDCG10       float64 `json:"ndcg@10"`
+	NNoMatch     int     `json:"n_no_match"`
+	NoMatchPrec  float64 `json:"no_match_precision"`
+	NoMatchRec   float64 `json:"no_match_recall"`
+	RunRate      float64 `json:"run_rate"`      // share of labelled queries decided "run"
+	RunPrecision float64 `json:"run_precision"` // share of "run" decisions whose top-1 is right
+	LatencyP50us float64 `json:"latency_p50_us"`
+	LatencyP99us float64 `json:"latency_p99_us"`
+}
+
+// Miss is one query the router got wrong.
+type Miss struct {
+	Query    string   `json:"query"`
+	Labels   []string `json:"labels"`
+	Got      []string `json:"got"`
+	Decision Decision `json:"decision"`
+	Rank     int      `json:"rank"` // rank of the first label, 0 when not in the top 10
+}
+
+// Report is the outcome of Evaluate.
+type Report struct {
+	All     Metrics            `json:"all"`
+	Groups  map[string]Metrics `json:"groups,omitempty"`
+	Misses  []Miss             `json:"misses,omitempty"`
+	NumOps  int                `json:"operations"`
+	Queries int                `json:"queries"`
+}
+
+type qres struct {
+	q        *Query
+	ids      []string
+	decision Decision
+	lat      time.Duration
+}
+
+// Evaluate runs every query through r and measures the ranking (top-1,
+// recall@5, hit@5, MRR, nDCG@10) on labelled queries, the no-match decision
+// on unlabelled ones, and latency.
+func Evaluate(r *Router, queries []Query, o EvalOptions) Report {
+	label := o.LabelOf
+	if label == nil {
+		label = func(op *operations.Operation) string { return op.ID }
+	}
+	res := make([]qres, len(queries))
+	for i := range queries {
+		q := &queries[i]
+		t0 := time.Now()
+		out := r.Search(q.Query, o.Filter, 10)
+		lat := time.Since(t0)
+		ids := make([]string, len(out.Candidates))
+		for k, c := range out.Candidates {
+			ids[k] = label(c.Op)
+		}
+		res[i] = qres{q: q, ids: ids, decision: out.Decision, lat: lat}
+	}
+	rep := Report{NumOps: r.Len(), Queries: len(queries), All: metrics(res)}
+	groups := map[string][]qres{}
+	for _, x := range res {
+		if x.q.Group != "" {
+			groups[x.q.Group] = append(groups[x.q.Group], x)
+		}
+	}
+	if len(groups) > 1 {
+		rep.Groups = map[string]Metrics{}
+		for g, xs := range groups {
+			rep.Groups[g] = metrics(xs)
+		}
+	}
+	if o.Misses {
+		for _, x := range res {
+			wrong := false
+			if len(x.q.Labels) == 0 {
+				wrong = x.decision != DecisionNoMatch
+			} else {
+				wrong = len(x.ids) == 0 || !slices.Contains(x.q.Labels, x.ids[0])
+			}
+			if !wrong {
+				continue
+			}
+			m := Miss{Query: x.q.Query, Labels: x.q.Labels, Got: x.ids, Decision: x.decision}
+			if len(m.Got) > 5 {
+				m.Got = m.Got[:5]
+			}
+			for k, id := range x.ids {
+				if slices.Contains(x.q.Labels, id) {
+					m.Rank = k + 1
+					break
+				}
+			}
+			rep.Misses = append(rep.Misses, m)
+		}
+	}
+	return rep
+}
+
+func metrics(res []qres) Metrics {
+	var m Metrics
+	var lats []time.Duration
+	var predNo, predNoRight, runs, runsRight int
+	for _, x := range res {
+		m.N++
+		lats = append(lats, x.lat)
+		if x.decision == DecisionNoMatch {
+			predNo++
+			if len(x.q.Labels) == 0 {
+				predNoRight++
+			}
+		}
+		if len(x.q.Labels) == 0 {
+			m.NNoMatch++
+			continue
+		}
+		m.NLabelled++
+		gold := x.q.Labels
+		in := func(id string) bool { return slices.Contains(gold, id) }
+		if x.decision == DecisionRun {
+			runs++
+			if len(x.ids) > 0 && in(x.ids[0]) {
+				runsRight++
+			}
+		}
+		top1 := len(x.ids) > 0 && in(x.ids[0])
+		if top1 {
+			m.Top1++
+		}
+		if len(gold) == 1 {
+			m.NSingle++
+			if top1 {
+				m.Top1Single++
+			}
+		}
+		hits5, hits10 := 0, 0
+		dcg := 0.0
+		first := 0
+		for k, id := range x.ids {
+			if !in(id) {
+				continue
+			}
+			if first == 0 {
+				first = k + 1
+			}
+			if k < 5 {
+				hits5++
+			}
+			if k < 10 {
+				hits10++
+				dcg += 1 / math.Log2(float64(k)+2)
+			}
+		}
+		ng := len(gold)
+		idcg := 0.0
+		for k := 0; k < min(ng, 10); k++ {
+			idcg += 1 / math.Log2(float64(k)+2)
+		}
+		m.Recall5 += float64(hits5) / float64(ng)
+		m.Recall10 += float64(hits10) / float64(ng)
+		if hits5 > 0 {
+			m.Hit5++
+		}
+		if hits5 == ng {
+			m.FullRecall5++
+		}
+		if first > 0 {
+			m.MRR += 1 / float64(first)
+		}
+		m.NDCG10 += dcg / idcg
+	}
+	if n := float64(m.NLabelled); n > 0 {
+		m.Top1 /= n
+		m.Recall5 /= n
+		m.Recall10 /= n
+		m.Hit5 /= n
+		m.FullRecall5 /= n
+		m.MRR /= n
+		m.NDCG10 /= n
+	}
+	if m.NSingle > 0 {
+		m.Top1Single /= float64(m.NSingle)
+	}
+	if predNo > 0 {
+		m.NoMatchPrec = float64(predNoRight) / float64(predNo)
+	}
+	if m.NNoMatch > 0 {
+		m.NoMatchRec = float64(predNoRight) / float64(m.NNoMatch)
+	}
+	if m.NLabelled > 0 {
+		m.RunRate = float64(runs) / float64(m.NLabelled)
+	}
+	if runs > 0 {
+		m.RunPrecision = float64(runsRight) / float64(runs)
+	}
+	slices.Sort(lats)
+	if len(lats) > 0 {
+		m.LatencyP50us = float64(lats[len(lats)/2].Nanoseconds()) / 1e3
+		m.LatencyP99us = float64(lats[min(len(lats)-1, len(lats)*99/100)].Nanoseconds()) / 1e3
+	}
+	return m
+}

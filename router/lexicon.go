@@ -1,0 +1,246 @@
+package router
+
+import (
+	"strings"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// verbClass is what a verb asks an operation to do.
+type verbClass uint8
+
+const (
+	verbNone verbClass = iota
+	verbRead
+	verbList
+	verbCreate
+	verbUpdate
+	verbDelete
+	verbSearch
+	verbRun
+)
+
+// verbLexicon maps a user's verb (lower-case surface form) to its class.
+// Operation verbs (the first word of an operation's name, e.g. "list" in
+// tickets.list) are classified with the same table.
+var verbLexicon = map[string]verbClass{
+	// read
+	"get": verbRead, "show": verbRead, "see": verbRead, "fetch": verbRead,
+	"what": verbRead, "whats": verbRead, "retrieve": verbRead, "view": verbRead,
+	"read": verbRead, "display": verbRead, "describe": verbRead,
+	"lookup": verbRead, "check": verbRead, "inspect": verbRead, "who": verbRead,
+	"obtain": verbRead, "load": verbRead, "download": verbRead, "info": verbRead,
+	"details": verbRead, "detail": verbRead, "status": verbRead,
+	// list
+	"list": verbList, "all": verbList, "which": verbList, "enumerate": verbList,
+	"browse": verbList, "index": verbList,
+	// search
+	"search": verbSearch, "find": verbSearch, "query": verbSearch,
+	"filter": verbSearch, "lookfor": verbSearch,
+	// create
+	"create": verbCreate, "add": verbCreate, "open": verbCreate, "new": verbCreate,
+	"make": verbCreate, "post": verbCreate, "insert": verbCreate,
+	"register": verbCreate, "submit": verbCreate, "file": verbCreate,
+	"start": verbCreate, "generate": verbCreate, "upload": verbCreate,
+	"write": verbCreate, "raise": verbCreate,
+	// update
+	"change": verbUpdate, "edit": verbUpdate, "rename": verbUpdate,
+	"bump": verbUpdate, "update": verbUpdate, "modify": verbUpdate,
+	"set": verbUpdate, "patch": verbUpdate, "put": verbUpdate,
+	"assign": verbUpdate, "reassign": verbUpdate, "move": verbUpdate,
+	"close": verbUpdate, "reopen": verbUpdate, "resolve": verbUpdate,
+	"mark": verbUpdate, "tag": verbUpdate, "label": verbUpdate,
+	"merge": verbUpdate, "replace": verbUpdate, "archive": verbUpdate,
+	// delete
+	"delete": verbDelete, "remove": verbDelete, "kill": verbDelete,
+	"drop": verbDelete, "destroy": verbDelete, "erase": verbDelete,
+	"purge": verbDelete, "wipe": verbDelete, "nuke": verbDelete,
+	"trash": verbDelete, "discard": verbDelete, "unregister": verbDelete,
+	"cancel": verbDelete, "revoke": verbDelete,
+	// run
+	"run": verbRun, "execute": verbRun, "trigger": verbRun, "invoke": verbRun,
+	"send": verbRun, "call": verbRun, "dispatch": verbRun, "rerun": verbRun,
+}
+
+// verbExpansions are the operation verbs a user verb class is searched as.
+// A query "kill the stale branch" also searches delete and remove.
+var verbExpansions = map[verbClass][]string{
+	verbRead:   {"get", "show", "retrieve", "fetch"},
+	verbList:   {"list"},
+	verbSearch: {"search", "find", "query"},
+	verbCreate: {"create", "add", "new"},
+	verbUpdate: {"update", "edit", "change", "set"},
+	verbDelete: {"delete", "remove"},
+	verbRun:    {"run", "trigger", "execute"},
+}
+
+// defaultSynonyms are domain synonyms, symmetric. Keys and values may be
+// phrases ("pull request"). Options.Synonyms extends them per catalog.
+var defaultSynonyms = map[string][]string{
+	"issue":         {"ticket"},
+	"pr":            {"pull request", "pull"},
+	"repo":          {"repository"},
+	"org":           {"organization", "organisation"},
+	"ci":            {"workflow run", "pipeline", "build"},
+	"user":          {"account", "member", "person", "people"},
+	"assignee":      {"assigned", "owner"},
+	"comment":       {"note", "reply"},
+	"branch":        {"ref"},
+	"commit":        {"revision", "sha"},
+	"delete":        {"remove"},
+	"email":         {"mail", "e-mail"},
+	"msg":           {"message"},
+	"doc":           {"document"},
+	"config":        {"configuration", "settings", "setting"},
+	"auth":          {"authentication", "login"},
+	"stats":         {"statistics", "metrics"},
+	"info":          {"information", "details"},
+	"img":           {"image", "picture", "photo"},
+	"pic":           {"picture", "photo", "image"},
+	"vm":            {"virtual machine", "instance"},
+	"db":            {"database"},
+	"env":           {"environment"},
+	"k8s":           {"kubernetes"},
+	"cert":          {"certificate"},
+	"pkg":           {"package"},
+	"dept":          {"department"},
+	"addr":          {"address"},
+	"qty":           {"quantity"},
+	"txn":           {"transaction"},
+	"invoice":       {"bill"},
+	"customer":      {"client"},
+	"employee":      {"staff"},
+	"weather":       {"forecast"},
+	"movie":         {"film"},
+	"song":          {"track", "music"},
+	"cost":          {"price"},
+	"nearby":        {"near", "close"},
+	"lyrics":        {"lyric"},
+	"stock":         {"share", "equity", "ticker"},
+	"crypto":        {"cryptocurrency", "coin"},
+	"location":      {"place", "geolocation"},
+	"translate":     {"translation"},
+	"recipe":        {"meal", "dish"},
+	"job":           {"position", "vacancy"},
+	"news":          {"article", "headline"},
+	"team":          {"squad"},
+	"game":          {"match"},
+	"hotel":         {"accommodation", "lodging"},
+	"flight":        {"airline"},
+	"car":           {"vehicle"},
+	"car rental":    {"vehicle rental"},
+	"zip":           {"postal code", "postcode"},
+	"phone":         {"telephone", "mobile"},
+	"id":            {"identifier"},
+	"tweet":         {"twitter post"},
+	"ip":            {"ip address"},
+	"url":           {"link"},
+	"username":      {"handle"},
+	"exchange rate": {"currency conversion"},
+	"currency":      {"money"},
+}
+
+// synonymTable is the compiled, symmetric synonym graph: a phrase of
+// surface words joined by spaces → the phrases it may be searched as.
+type synonymTable struct {
+	entries map[string][]string
+	maxLen  int // longest key, in words
+}
+
+// buildSynonyms merges extra over the built-ins and makes every entry
+// symmetric.
+func buildSynonyms(extra map[string][]string) synonymTable {
+	t := synonymTable{entries: map[string][]string{}}
+	add := func(a, b string) {
+		a, b = normPhrase(a), normPhrase(b)
+		if a == "" || b == "" || a == b {
+			return
+		}
+		for _, x := range t.entries[a] {
+			if x == b {
+				return
+			}
+		}
+		t.entries[a] = append(t.entries[a], b)
+		if n := strings.Count(a, " ") + 1; n > t.maxLen {
+			t.maxLen = n
+		}
+	}
+	for _, m := range []map[string][]string{defaultSynonyms, extra} {
+		for k, vs := range m {
+			for _, v := range vs {
+				add(k, v)
+				add(v, k)
+			}
+		}
+	}
+	return t
+}
+
+// normPhrase lower-cases p and splits it into words joined by one space.
+func normPhrase(p string) string {
+	var b strings.Builder
+	splitWords(p, func(w string) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	})
+	return b.String()
+}
+
+// opVerb classifies an operation by the first verb word of its name (the
+// last id segment), falling back to its summary's first word and its kind.
+func opVerb(op *operations.Operation) verbClass {
+	name := op.ID
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	var c verbClass
+	n := 0
+	splitWords(name, func(w string) {
+		if c == verbNone && n < 2 {
+			c = opVerbWord(w)
+		}
+		n++
+	})
+	if c == verbNone && op.Summary != "" {
+		n = 0
+		splitWords(op.Summary, func(w string) {
+			if c == verbNone && n < 1 {
+				c = opVerbWord(w)
+			}
+			n++
+		})
+	}
+	if c == verbNone {
+		switch op.Kind {
+		case operations.KindDestructive:
+			c = verbDelete
+		}
+	}
+	return c
+}
+
+// opVerbWord classifies an operation-side verb. It is stricter than the
+// user lexicon: "all", "what" or "new" do not name an operation's action.
+func opVerbWord(w string) verbClass {
+	switch w {
+	case "all", "what", "whats", "which", "who", "new", "info", "details",
+		"detail", "status", "file", "index", "tag", "label", "post":
+		return verbNone
+	case "gets", "retrieves", "returns", "return", "fetches", "shows":
+		return verbRead
+	case "lists":
+		return verbList
+	case "creates", "adds":
+		return verbCreate
+	case "updates", "changes", "sets":
+		return verbUpdate
+	case "deletes", "removes":
+		return verbDelete
+	case "searches", "finds":
+		return verbSearch
+	}
+	return verbLexicon[w]
+}

@@ -1,0 +1,57 @@
+package router_test
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"testing"
+
+	"github.com/intentsrv/intentsrv/examples/helpdesk"
+	"github.com/intentsrv/intentsrv/router"
+)
+
+// Quality floors on the project's labelled intents over the embedded
+// helpdesk catalog, set just under what the router reaches (see
+// BENCHMARKS.md, "Router"). A change that lowers them must say why.
+const (
+	floorTop1         = 0.0 // set when the intent set lands
+	floorRecall5      = 0.0
+	floorNoMatchPrec  = 0.0
+	floorNoMatchRec   = 0.0
+	floorRunPrecision = 0.0
+)
+
+func TestHelpdeskQuality(t *testing.T) {
+	path := filepath.Join("..", "testdata", "intents", "helpdesk.jsonl")
+	qs, err := router.LoadQueries(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s does not exist yet", path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := router.New(reg.All(), router.Options{})
+	rep := router.Evaluate(r, qs, router.EvalOptions{Misses: true})
+	m := rep.All
+	t.Logf("%d queries (%d labelled, %d no-match): top-1 %.3f recall@5 %.3f MRR %.3f nDCG@10 %.3f no-match P %.3f R %.3f run rate %.3f run P %.3f",
+		m.N, m.NLabelled, m.NNoMatch, m.Top1, m.Recall5, m.MRR, m.NDCG10, m.NoMatchPrec, m.NoMatchRec, m.RunRate, m.RunPrecision)
+	for _, x := range rep.Misses {
+		t.Logf("miss: %q want %v got %v [%s]", x.Query, x.Labels, x.Got, x.Decision)
+	}
+	check := func(name string, got, floor float64) {
+		if got < floor {
+			t.Errorf("%s = %.3f, below the floor %.3f", name, got, floor)
+		}
+	}
+	check("top-1", m.Top1, floorTop1)
+	check("recall@5", m.Recall5, floorRecall5)
+	if m.NNoMatch > 0 {
+		check("no-match precision", m.NoMatchPrec, floorNoMatchPrec)
+		check("no-match recall", m.NoMatchRec, floorNoMatchRec)
+	}
+	check("run precision", m.RunPrecision, floorRunPrecision)
+}

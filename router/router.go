@@ -1,0 +1,176 @@
+package router
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// Filter narrows a search.
+type Filter struct {
+	// Namespace keeps operations whose namespace equals it or starts with
+	// it followed by a dot. Empty keeps every namespace.
+	Namespace string
+	// Kinds keeps operations of these kinds. Empty keeps every kind.
+	Kinds []operations.Kind
+	// Keep is an extra predicate (policy: allow/deny globs, writes). Nil
+	// keeps every operation.
+	Keep func(*operations.Operation) bool
+}
+
+// Options configure an index.
+type Options struct {
+	// Synonyms are extra domain synonyms, merged over the built-in ones
+	// (overlays extend them per catalog). Keys and values may be phrases;
+	// every pair is used in both directions.
+	Synonyms map[string][]string
+
+	// ablation switches, for the evaluation of the method itself.
+	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs bool
+	tune                                              *tuning
+}
+
+// Candidate is one ranked operation.
+type Candidate struct {
+	Op         *operations.Operation
+	Score      float64  // fused score, higher is better
+	Confidence float64  // calibrated 0..1
+	Matched    []string // query terms (as the user wrote them) that matched
+	Fields     []string // fields they matched in: "id", "summary", "description", "tags", "params", "path", ...
+}
+
+// Decision says what a caller that must act on one answer should do.
+type Decision string
+
+const (
+	// DecisionRun: the top candidate is confident and clearly ahead.
+	DecisionRun Decision = "run"
+	// DecisionChoose: relevant candidates, but not sure enough to run.
+	DecisionChoose Decision = "choose"
+	// DecisionNoMatch: nothing relevant; say so, never a forced guess.
+	DecisionNoMatch Decision = "no_match"
+)
+
+// Result of a search.
+type Result struct {
+	Candidates []Candidate // best first, at most limit
+	Decision   Decision
+	Exact      bool // the query was an operation id or alias (it wins, Decision run)
+}
+
+// Router is an immutable search index over a fixed set of operations. It is
+// safe for concurrent use by multiple goroutines after New returns.
+type Router struct {
+	ops   []*operations.Operation
+	exact map[string]int32 // id or alias → doc
+
+	idx   *index
+	syn   synonymTable
+	opts  Options
+	verbs []verbClass // per doc
+	tu    tuning
+
+	pool sync.Pool // *scratch
+
+	namesOnce sync.Once
+	names     []idName // ids and aliases, for Suggest
+}
+
+// New builds a router over ops. The operations must not be modified
+// afterwards. Operations are ranked in the given order when their scores tie.
+func New(ops []*operations.Operation, opts Options) *Router {
+	r := &Router{
+		ops:   make([]*operations.Operation, 0, len(ops)),
+		exact: make(map[string]int32, len(ops)),
+		opts:  opts,
+	}
+	for _, op := range ops {
+		if op == nil {
+			continue
+		}
+		if _, dup := r.exact[op.ID]; dup {
+			continue
+		}
+		r.exact[op.ID] = int32(len(r.ops))
+		r.ops = append(r.ops, op)
+	}
+	for i, op := range r.ops {
+		for _, a := range op.Aliases {
+			a = strings.TrimSpace(a)
+			if _, taken := r.exact[a]; !taken && a != "" {
+				r.exact[a] = int32(i)
+			}
+			if la := strings.ToLower(a); la != a {
+				if _, taken := r.exact[la]; !taken {
+					r.exact[la] = int32(i)
+				}
+			}
+		}
+	}
+	if opts.noSynonyms {
+		r.syn = synonymTable{entries: map[string][]string{}}
+	} else {
+		r.syn = buildSynonyms(opts.Synonyms)
+	}
+	r.verbs = make([]verbClass, len(r.ops))
+	for i, op := range r.ops {
+		r.verbs[i] = opVerb(op)
+	}
+	r.idx = buildIndex(r.ops, opts)
+	r.tu = opts.tuning()
+	n, nns := len(r.ops), r.idx.nsUnits
+	r.pool.New = func() any { return newScratch(n, nns) }
+	return r
+}
+
+// Len returns the number of operations in the index.
+func (r *Router) Len() int { return len(r.ops) }
+
+// allowed reports whether op passes f.
+func (f *Filter) allowed(op *operations.Operation) bool {
+	if f.Namespace != "" {
+		ns := op.Namespace
+		if ns == "" {
+			ns = operations.DefaultNamespace(op.ID)
+		}
+		if ns != f.Namespace && !(strings.HasPrefix(ns, f.Namespace) && len(ns) > len(f.Namespace) && ns[len(f.Namespace)] == '.') {
+			return false
+		}
+	}
+	if len(f.Kinds) > 0 {
+		k := op.Kind
+		if k == "" {
+			k = operations.KindRead
+		}
+		ok := false
+		for _, want := range f.Kinds {
+			if want == k {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return f.Keep == nil || f.Keep(op)
+}
+
+// lookupExact resolves an id or alias, trying the trimmed query as written
+// and lower-cased.
+func (r *Router) lookupExact(q string) (int32, bool) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return 0, false
+	}
+	if d, ok := r.exact[q]; ok {
+		return d, true
+	}
+	if l := strings.ToLower(q); l != q {
+		if d, ok := r.exact[l]; ok {
+			return d, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,371 @@
+package router
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Query-side weights: how much a variant of a query word counts next to the
+// word itself (weight 1).
+const (
+	// weightSynonym scales a domain synonym ("ticket" for "issue").
+	weightSynonym = 0.8
+	// weightVerb scales an operation verb reached through the verb lexicon
+	// ("delete" for "kill").
+	weightVerb = 0.7
+	// weightCorrection scales a spelling correction ("tickte" → "ticket").
+	weightCorrection = 0.7
+	// weightAlphaPrefix scales the letters of a letter+digit word
+	// ("covid" for "covid19").
+	weightAlphaPrefix = 0.5
+	// weightStem scales a match on the stem only ("nursing" for "nurses").
+	weightStem = 0.7
+	// verbBoost multiplies the score of an operation whose own verb class
+	// (list, create, delete, ...) is the one the query asks for.
+	verbBoost = 0.10
+	// verbGroupWeight scales the coverage weight of verb words: "show" or
+	// "delete" alone says little about which operation is meant.
+	verbGroupWeight = 0.35
+	// weightNamespaceMatch adds this share of the namespace's own BM25F
+	// score (all its operations as one document) to each of its
+	// operations: a query about a service lifts the service's endpoints.
+	weightNamespaceMatch = 0.3
+)
+
+// variant is one term a query word is searched as.
+type variant struct {
+	t uint32
+	w float32
+}
+
+// group is one query word (or phrase) with every term it is searched as.
+// A document scores the best of a group's variants, not their sum, so that
+// synonyms never double-count.
+type group struct {
+	surface  string // as the user wrote it
+	variants []variant
+	cov      float32 // coverage weight (idf of the word, or maxIDF if unknown)
+	verb     bool
+	known    bool // some variant is in the vocabulary
+}
+
+// scratch holds per-query buffers, reused through a sync.Pool.
+type scratch struct {
+	acc      []float32 // fused score per doc
+	best     []float32 // best variant of the current group per doc
+	mask     []uint64  // groups matched per doc
+	touched  []uint32
+	gtouched []uint32
+
+	nsAcc, nsBest []float32 // the same, per namespace unit
+	nsMask        []uint64
+	nsTouched     []uint32
+
+	groups []group
+	words  []string
+	corr   []uint32
+	vbuf   []variant
+	heap   []hit
+}
+
+type hit struct {
+	d uint32
+	s float32
+}
+
+func newScratch(n, nns int) *scratch {
+	return &scratch{
+		acc:    make([]float32, n),
+		best:   make([]float32, n),
+		mask:   make([]uint64, n),
+		nsAcc:  make([]float32, nns),
+		nsBest: make([]float32, nns),
+		nsMask: make([]uint64, nns),
+	}
+}
+
+// maxGroups is the number of query words scored; the rest of a very long
+// query is ignored (64 fits the per-document match mask).
+const maxGroups = 64
+
+// analyze turns the intent into scored groups and the query's verb class.
+func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verbClass) {
+	ix := r.idx
+	words := sc.words[:0]
+	splitWordsParts(intent, false, func(w string) { words = append(words, w) })
+	sc.words = words
+	groups = sc.groups[:0]
+	seen := func(t uint32) int {
+		for i := range groups {
+			if len(groups[i].variants) > 0 && groups[i].variants[0].t == t {
+				return i
+			}
+		}
+		return -1
+	}
+	for i := 0; i < len(words) && len(groups) < maxGroups; i++ {
+		w := words[i]
+		vc := verbNone
+		if !r.opts.noVerbs {
+			vc = verbLexicon[w]
+		}
+		if vc != verbNone && qverb == verbNone {
+			qverb = vc
+		}
+		if isStopWord(w) || isQueryFiller(w) || isNumber(w) {
+			continue
+		}
+		// Multi-word synonyms ("pull request" → pr) become an extra group.
+		for l := min(r.syn.maxLen, len(words)-i); l >= 2; l-- {
+			phrase := strings.Join(words[i:i+l], " ")
+			if alts, ok := r.syn.entries[phrase]; ok {
+				g := group{surface: phrase}
+				for _, a := range alts {
+					r.addPhrase(&g, a, r.tu.syn)
+				}
+				if len(g.variants) > 0 {
+					g.cov = 0 // the words of the phrase carry the coverage
+					g.known = true
+					groups = append(groups, g)
+				}
+				break
+			}
+		}
+		g := group{surface: w, verb: vc != verbNone}
+		g.variants = ix.lookup(w, r.tu.stem, nil)
+		if len(g.variants) > 0 {
+			if k := seen(g.variants[0].t); k >= 0 {
+				continue // repeated word
+			}
+			g.cov = ix.idf[g.variants[0].t]
+			g.known = true
+		} else {
+			g.cov = ix.maxIDF
+			if !r.opts.noFuzzy {
+				sc.corr = ix.corrections(w, 3, sc.corr[:0])
+				for _, t := range sc.corr {
+					g.variants = append(g.variants, variant{t: t, w: r.tu.corr})
+				}
+			}
+		}
+		if i := alphaPrefix(w); i >= 3 && i < len(w) {
+			for _, v := range ix.lookup(w[:i], r.tu.stem, sc.vbuf[:0]) {
+				addVariant(&g, v.t, weightAlphaPrefix*v.w)
+			}
+		}
+		if alts, ok := r.syn.entries[w]; ok {
+			for _, a := range alts {
+				r.addPhrase(&g, a, r.tu.syn)
+			}
+		}
+		if vc != verbNone {
+			for _, v := range verbExpansions[vc] {
+				for _, x := range ix.lookup(v, r.tu.stem, sc.vbuf[:0]) {
+					addVariant(&g, x.t, r.tu.verb*x.w)
+				}
+			}
+			g.cov *= verbGroupWeight
+		}
+		if len(g.variants) > 0 {
+			g.known = true
+		}
+		groups = append(groups, g)
+	}
+	sc.groups = groups
+	return groups, qverb
+}
+
+// addPhrase adds the words of phrase as variants of g.
+func (r *Router) addPhrase(g *group, phrase string, w float32) {
+	splitWords(phrase, func(x string) {
+		if isStopWord(x) {
+			return
+		}
+		for _, v := range r.idx.lookup(x, r.tu.stem, nil) {
+			addVariant(g, v.t, w*v.w)
+		}
+	})
+}
+
+func addVariant(g *group, t uint32, w float32) {
+	for i := range g.variants {
+		if g.variants[i].t == t {
+			if w > g.variants[i].w {
+				g.variants[i].w = w
+			}
+			return
+		}
+	}
+	g.variants = append(g.variants, variant{t: t, w: w})
+}
+
+// Search ranks the operations that pass f for intent and returns at most
+// limit candidates (limit ≤ 0 means 10) with a decision. An exact operation
+// id or alias always wins.
+func (r *Router) Search(intent string, f Filter, limit int) Result {
+	if limit <= 0 {
+		limit = 10
+	}
+	if d, ok := r.lookupExact(intent); ok && f.allowed(r.ops[d]) {
+		return Result{
+			Candidates: []Candidate{{Op: r.ops[d], Score: math.Inf(1), Confidence: 1, Matched: []string{strings.TrimSpace(intent)}, Fields: []string{"id"}}},
+			Decision:   DecisionRun,
+			Exact:      true,
+		}
+	}
+	sc := r.pool.Get().(*scratch)
+	defer r.pool.Put(sc)
+	groups, qverb := r.analyze(intent, sc)
+	hits, total := r.score(groups, qverb, f, limit, sc)
+	res := r.decide(intent, groups, hits, total, f, limit, sc)
+	return res
+}
+
+// score accumulates BM25F scores group by group and returns the top limit
+// documents that pass f, best first, and the total coverage weight.
+func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc *scratch) ([]hit, float32) {
+	ix := r.idx
+	var total float32
+	for _, g := range groups {
+		total += g.cov
+	}
+	sc.touched = accumulate(&ix.post, groups, sc.acc, sc.best, sc.mask, sc.touched[:0], &sc.gtouched)
+	touched := sc.touched
+	acc := sc.acc
+	if r.tu.ns > 0 && len(ix.ns.start) > 0 {
+		sc.nsTouched = accumulate(&ix.ns, groups, sc.nsAcc, sc.nsBest, sc.nsMask, sc.nsTouched[:0], &sc.gtouched)
+		for _, d := range touched {
+			if k := ix.nsOf[d]; k >= 0 {
+				acc[d] += r.tu.ns * sc.nsAcc[k]
+			}
+		}
+		for _, k := range sc.nsTouched {
+			sc.nsAcc[k], sc.nsMask[k] = 0, 0
+		}
+		sc.nsTouched = sc.nsTouched[:0]
+	}
+	// Select the top documents with a bounded min-heap.
+	h := sc.heap[:0]
+	filtered := f.Namespace != "" || len(f.Kinds) > 0 || f.Keep != nil
+	for _, d := range touched {
+		s := acc[d]
+		if qverb != verbNone && !r.opts.noVerbs {
+			if ov := r.verbs[d]; ov == qverb || (qverb == verbRead && ov == verbList) || (qverb == verbList && ov == verbRead) {
+				if ov == qverb {
+					s *= 1 + r.tu.vboost
+				} else {
+					s *= 1 + r.tu.vboost/2
+				}
+			}
+		}
+		acc[d] = s
+		if len(h) == limit && !better(hit{d, s}, h[0]) {
+			continue
+		}
+		if filtered && !f.allowed(r.ops[d]) {
+			continue
+		}
+		if len(h) < limit {
+			h = append(h, hit{d, s})
+			siftUp(h, len(h)-1)
+		} else {
+			h[0] = hit{d, s}
+			siftDown(h, 0)
+		}
+	}
+	out := make([]hit, len(h))
+	copy(out, h)
+	slices.SortFunc(out, func(a, b hit) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	sc.heap = h
+	return out, total
+}
+
+// accumulate adds, per unit, the best variant of each group, and records
+// which groups matched it in mask. It returns touched extended with the
+// units seen for the first time.
+func accumulate(p *postings, groups []group, acc, best []float32, mask []uint64, touched []uint32, gbuf *[]uint32) []uint32 {
+	for gi, g := range groups {
+		gt := (*gbuf)[:0]
+		for _, v := range g.variants {
+			lo, hi := p.start[v.t], p.start[v.t+1]
+			docs, vals := p.doc[lo:hi], p.val[lo:hi]
+			for k, d := range docs {
+				s := vals[k] * v.w
+				if best[d] == 0 {
+					gt = append(gt, d)
+					best[d] = s
+				} else if s > best[d] {
+					best[d] = s
+				}
+			}
+		}
+		bit := uint64(1) << uint(gi)
+		for _, d := range gt {
+			if mask[d] == 0 {
+				touched = append(touched, d)
+			}
+			acc[d] += best[d]
+			mask[d] |= bit
+			best[d] = 0
+		}
+		*gbuf = gt
+	}
+	return touched
+}
+
+// better orders hits: higher score first, then earlier document.
+func better(a, b hit) bool {
+	if a.s != b.s {
+		return a.s > b.s
+	}
+	return a.d < b.d
+}
+
+// min-heap on "better": h[0] is the worst kept hit.
+func siftUp(h []hit, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !better(h[p], h[i]) {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func siftDown(h []hit, i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && better(h[l], h[r]) {
+			m = r
+		}
+		if !better(h[i], h[m]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// clear resets the per-document buffers touched by the last query.
+func (sc *scratch) clear() {
+	for _, d := range sc.touched {
+		sc.acc[d] = 0
+		sc.mask[d] = 0
+	}
+	sc.touched = sc.touched[:0]
+}

@@ -1,0 +1,139 @@
+package router
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// splitWords splits s into lower-cased words. It breaks on every character
+// that is not a letter or digit (so dotted ids, snake_case, kebab-case and
+// slash paths all split, and "who's" gives who, s) and on camelCase
+// boundaries ("listLineItems" → list, line, items; "HTTPServer" → http,
+// server). Letters and digits stay together ("svc12", "ec2", "v2"); a word
+// of three or more letters followed by digits is also given without them
+// ("covid19" → covid19, covid). fn is called once per word, in order.
+func splitWords(s string, fn func(w string)) { splitWordsParts(s, true, fn) }
+
+// splitWordsParts is splitWords; parts says whether to also give the letter
+// prefix of letter+digit words.
+func splitWordsParts(s string, parts bool, fn func(w string)) {
+	var buf [64]byte
+	word := buf[:0]
+	flush := func() {
+		if len(word) > 0 {
+			w := string(word)
+			fn(w)
+			// "covid19" is also "covid"; "ec2" and "v2" stay whole.
+			if i := alphaPrefix(w); parts && i >= 3 && i < len(w) {
+				fn(w[:i])
+			}
+			word = word[:0]
+		}
+	}
+	var prev rune // previous rune in the current word, 0 at start
+	// Work over runes with one rune of lookahead for the acronym rule.
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		isL, isD := unicode.IsLetter(r), unicode.IsDigit(r)
+		if !isL && !isD {
+			flush()
+			prev = 0
+			continue
+		}
+		if prev != 0 {
+			switch {
+			case unicode.IsLower(prev) && unicode.IsUpper(r):
+				flush()
+			case unicode.IsUpper(prev) && unicode.IsUpper(r):
+				// "HTTPServer": break before the S when a lower-case letter follows.
+				if i < len(s) {
+					next, _ := utf8.DecodeRuneInString(s[i:])
+					if unicode.IsLower(next) {
+						flush()
+					}
+				}
+			}
+		}
+		word = utf8.AppendRune(word, unicode.ToLower(r))
+		prev = r
+	}
+	flush()
+}
+
+// alphaPrefix returns the length of w's leading run of letters, when the
+// rest of w is digits; otherwise 0.
+func alphaPrefix(w string) int {
+	i := 0
+	for i < len(w) && (w[i] < '0' || w[i] > '9') {
+		i++
+	}
+	for j := i; j < len(w); j++ {
+		if w[j] < '0' || w[j] > '9' {
+			return 0
+		}
+	}
+	return i
+}
+
+// stopWords are dropped from documents and queries. It is the Snowball
+// English list plus words that carry no routing signal in API text.
+func isStopWord(w string) bool {
+	if english.IsStopWord(w) {
+		return true
+	}
+	switch w {
+	case "also", "e", "g", "eg", "ie", "etc", "via", "per", "using", "use",
+		"used", "would", "could", "shall", "may", "might", "must", "let",
+		"lets", "us", "ve", "ll", "re", "d", "m", "im", "whats", "thats",
+		"within", "upon", "onto", "across", "among", "yet", "however",
+		"whether", "either", "neither", "etc.", "like":
+		return true
+	}
+	return false
+}
+
+// queryFillers are conversational words frequent in user requests and rare
+// in API text; dropping them from queries (not documents) keeps them from
+// matching an operation that happens to say "please" or "know".
+func isQueryFiller(w string) bool {
+	switch w {
+	case "please", "pls", "plz", "want", "wanna", "need", "needs", "tell",
+		"know", "help", "can", "could", "would", "hi", "hello", "hey",
+		"thanks", "thank", "kindly", "okay", "ok", "interested", "curious",
+		"wondering", "wonder", "able", "possible", "go", "going", "try",
+		"trying", "looking", "look", "give", "gimme", "lemma", "wish",
+		"appreciate", "grateful", "assist", "assistance", "love",
+		"something", "anything", "thing", "things", "stuff", "way",
+		"provide", "share", "let's", "really", "just", "maybe", "some",
+		"sure", "bit", "lot", "lots", "much", "many", "well":
+		return true
+	}
+	return false
+}
+
+// isNumber reports whether w is all digits. Numbers are almost always
+// parameter values ("ticket 42"), so they are not indexed.
+func isNumber(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
+// stem reduces w with the Snowball (Porter2) English stemmer.
+func stem(w string) string {
+	if len(w) <= 2 {
+		return w
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return w // the English stemmer is for English words
+		}
+	}
+	return english.Stem(w, true)
+}
