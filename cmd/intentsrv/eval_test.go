@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestEvalTools(t *testing.T) {
+	dir := t.TempDir()
+	tools := writeFile(t, dir, "tools.jsonl", `{"id":"weather__get_forecast","name":"Weather/getForecast","description":"Get the weather forecast for a city.","params":{"type":"object","properties":{"city":{"type":"string","description":"City name"}}}}
+{"id":"weather__get_alerts","name":"Weather/getAlerts","description":"Severe weather alerts for a region."}
+{"id":"send_email","name":"sendEmail","description":"Send an email message to a recipient."}
+`)
+	queries := writeFile(t, dir, "queries.jsonl", `{"query":"what is the forecast in Paris","labels":["weather__get_forecast"]}
+{"query":"email my boss","labels":["send_email"]}
+{"query":"zxqv blorp","labels":[]}
+`)
+	var out, errb bytes.Buffer
+	code := runEval(context.Background(), []string{"--tools", tools, "--queries", queries, "--json", "--misses"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep struct {
+		All struct {
+			N       int     `json:"n"`
+			Top1    float64 `json:"top1"`
+			NoMatch float64 `json:"no_match_recall"`
+		} `json:"all"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if rep.All.N != 3 || rep.All.Top1 != 1 || rep.All.NoMatch != 1 {
+		t.Fatalf("report %+v\n%s", rep, out.String())
+	}
+
+	out.Reset()
+	if code := runEval(context.Background(), []string{"--tools", tools, "--queries", queries, "--misses"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out.String(), "nDCG@10") || !strings.Contains(out.String(), "0 misses") {
+		t.Fatalf("table output:\n%s", out.String())
+	}
+}
+
+func TestEvalUsage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := runEval(context.Background(), nil, &out, &errb); code != 2 {
+		t.Fatalf("no --queries: exit %d, want 2", code)
+	}
+	if code := runEval(context.Background(), []string{"--queries", "/nonexistent.jsonl"}, &out, &errb); code != 1 {
+		t.Fatalf("missing file: exit %d, want 1", code)
+	}
+}

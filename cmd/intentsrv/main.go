@@ -1,0 +1,240 @@
+// Command intentsrv serves any number of operations to MCP hosts through four
+// intent tools — find, describe, ask, act — and mirrors those tools on the
+// command line.
+//
+// Usage:
+//
+//	intentsrv serve [flags]              MCP over stdio
+//	intentsrv find INTENT...             search operations
+//	intentsrv describe [ACTION]          overview, namespace, or one operation
+//	intentsrv ask ACTION [PARAMS_JSON]   run a read operation
+//	intentsrv act ACTION [PARAMS_JSON]   run a write operation (preview first)
+//	intentsrv list                       print every operation id
+//
+// Run "intentsrv help" for the full list and "intentsrv CMD -h" for a
+// command's flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/intentsrv/intentsrv/examples/helpdesk"
+	"github.com/intentsrv/intentsrv/intent"
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the command ran and the answer is "no" (envelope not ok, gate breach)
+	exitUsage = 2 // bad flags or configuration
+)
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"serve", "serve the intent tools over MCP (stdio)", runServe},
+		{"find", "search operations by intent (same handler as the find tool)", verbCommand(intent.ToolFind)},
+		{"describe", "catalog overview, a namespace's operations, or one operation's schema", verbCommand(intent.ToolDescribe)},
+		{"ask", "run a read operation", verbCommand(intent.ToolAsk)},
+		{"act", "run a write operation (destructive ones preview first)", verbCommand(intent.ToolAct)},
+		{"list", "print every visible operation id", runList},
+		{"eval", "measure routing quality on a labelled intent set", func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+			return runEval(ctx, args, stdout, stderr)
+		}},
+		{"gate", "check the listing's tool count, token budgets and reachability (for CI)", runGate},
+		{"export", "write the tools in OpenAI, Anthropic or MCP format", runExport},
+		{"doctor", "check a configuration without serving", runDoctor},
+		{"version", "print the version", func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
+			fmt.Fprintln(stdout, ServerVersion())
+			return exitOK
+		}},
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "intentsrv: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `intentsrv serves hundreds or thousands of API operations to an agent through
+four tools: find, describe, ask, act.
+
+Usage:
+  intentsrv <command> [flags] [arguments]
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+With no source flags, the embedded demo catalog (a help desk) is served.
+Run "intentsrv <command> -h" for a command's flags.
+`)
+}
+
+// ServerVersion is the module version of the binary ("devel" in a checkout).
+func ServerVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// serverFlags are the flags shared by every command that builds a server.
+type serverFlags struct {
+	writes      string
+	toolPrefix  string
+	maxTokens   int
+	timeout     time.Duration
+	allow, deny stringList
+	catalogHint bool
+	logLevel    string
+	planKey     []byte // overrides INTENTSRV_PLAN_KEY when set (CLI)
+	src         sourceFlags
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func (f *serverFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.writes, "writes", "deny", "write policy: deny (read-only), confirm (every write previews first) or allow (only destructive operations preview)")
+	fs.StringVar(&f.toolPrefix, "tool-prefix", "", "prefix for tool names, e.g. gh_, to run several servers in one host")
+	fs.IntVar(&f.maxTokens, "max-result-tokens", intent.DefaultMaxResultTokens, "cut results larger than this many tokens at item boundaries")
+	fs.DurationVar(&f.timeout, "timeout", intent.DefaultTimeout, "time budget of one operation call")
+	fs.Var(&f.allow, "allow", "only expose operation ids matching this glob (repeatable)")
+	fs.Var(&f.deny, "deny", "hide operation ids matching this glob (repeatable; deny wins)")
+	fs.BoolVar(&f.catalogHint, "catalog-hint", false, "add operation counts to find's description (changes the listing when the catalog changes)")
+	fs.StringVar(&f.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
+	f.src.register(fs)
+}
+
+func (f *serverFlags) logger(stderr io.Writer) *slog.Logger {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(f.logLevel)); err != nil {
+		lvl = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+}
+
+// buildRegistry loads the configured sources, or the embedded demo catalog
+// when none is configured. usedDefault reports the latter.
+func buildRegistry(ctx context.Context, src *sourceFlags, log *slog.Logger) (reg *operations.Registry, usedDefault bool, err error) {
+	reg = operations.NewRegistry()
+	loaded, err := src.load(ctx, reg, log)
+	if err != nil {
+		return nil, false, err
+	}
+	if loaded {
+		return reg, false, nil
+	}
+	if err := helpdesk.New().Register(reg); err != nil {
+		return nil, false, fmt.Errorf("embedded catalog: %w", err)
+	}
+	return reg, true, nil
+}
+
+// build assembles the intent server the flags describe.
+func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Server, bool, error) {
+	writes, err := intent.ParseWritePolicy(f.writes)
+	if err != nil {
+		return nil, false, err
+	}
+	reg, usedDefault, err := buildRegistry(ctx, &f.src, log)
+	if err != nil {
+		return nil, false, err
+	}
+	planKey := f.planKey
+	if planKey == nil {
+		planKey = []byte(os.Getenv("INTENTSRV_PLAN_KEY"))
+	}
+	srv, err := intent.New(reg, intent.Options{
+		Writes:          writes,
+		ToolPrefix:      f.toolPrefix,
+		MaxResultTokens: f.maxTokens,
+		Timeout:         f.timeout,
+		Allow:           f.allow,
+		Deny:            f.deny,
+		PlanKey:         planKey,
+		CatalogHint:     f.catalogHint,
+		Logger:          log,
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return srv, usedDefault, nil
+}
+
+// newFlagSet returns a FlagSet whose errors and help go to stderr and that
+// does not exit the process.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: intentsrv %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, int, bool) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, false
+			}
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, exitOK, true
+		}
+		if rest[0] == "--" {
+			return append(positional, rest[1:]...), exitOK, true
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}

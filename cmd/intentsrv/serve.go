@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/intentsrv/intentsrv/intent"
+)
+
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f serverFlags
+	fs := newFlagSet("serve", "serve [flags]", stderr)
+	f.register(fs)
+	rest, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "intentsrv serve: unexpected arguments %q\n", rest)
+		return exitUsage
+	}
+	logger := f.logger(stderr)
+	srv, usedDefault, err := f.build(ctx, logger)
+	if err != nil {
+		logger.Error("cannot start", "err", err)
+		return exitUsage
+	}
+	ops := srv.Router().Len()
+	if usedDefault {
+		logger.Info("serving the embedded demo catalog (a help desk); point intentsrv at a real API with --openapi NAME=SPEC_PATH_OR_URL or --config intentsrv.yaml",
+			"operations", ops)
+	}
+	logger.Info("intentsrv serving MCP on stdio", "version", ServerVersion(), "operations", ops, "tools", len(srv.Tools()), "writes", srv.Options().Writes)
+	ms := intent.NewMCPServer(srv, ServerVersion())
+	stdio := server.NewStdioServer(ms)
+	stdio.SetErrorLogger(log.New(stderr, "intentsrv: ", 0))
+	if err := stdio.Listen(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		logger.Error("stdio transport stopped", "err", err)
+		return exitFail
+	}
+	return exitOK
+}

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/intentsrv/intentsrv/manifest/config"
+	"github.com/intentsrv/intentsrv/manifest/openapi"
+	"github.com/intentsrv/intentsrv/manifest/overlay"
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// sourceFlags are the command-line options that add operation sources
+// (OpenAPI specs, upstream MCP servers, a config file). When none is given,
+// the embedded demonstration catalog is served.
+type sourceFlags struct {
+	openapis   multiFlag // NAME=PATH_OR_URL
+	baseURLs   multiFlag // [NAME=]URL
+	overlays   multiFlag // overlay files applied to every source
+	configFile string
+	mock       bool
+	cacheDir   string
+	timeout    time.Duration
+	// getenv reads credentials; nil means os.Getenv (tests replace it).
+	getenv func(string) string
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// register adds the source flags to fs.
+func (s *sourceFlags) register(fs *flag.FlagSet) {
+	fs.Var(&s.openapis, "openapi", "add an OpenAPI source: NAME=PATH_OR_URL (repeatable; NAME prefixes every operation id)")
+	fs.Var(&s.baseURLs, "base-url", "override the spec's servers: URL (one --openapi source) or NAME=URL (repeatable)")
+	fs.Var(&s.overlays, "overlay", "overlay YAML applied to every source's operations (repeatable)")
+	fs.StringVar(&s.configFile, "config", "", "config file (intentsrv.yaml) listing sources, auth env vars, filters and overlays")
+	fs.BoolVar(&s.mock, "mock", false, "answer OpenAPI operations from the spec's examples and schemas; no network")
+	fs.StringVar(&s.cacheDir, "openapi-cache", "", `folder for parsed-spec caches (default: the user cache dir; "off" disables)`)
+	fs.DurationVar(&s.timeout, "upstream-timeout", openapi.DefaultTimeout, "time limit of one HTTP call to an OpenAPI upstream")
+}
+
+// sourceSpec is one OpenAPI source to load, from a flag or the config.
+type sourceSpec struct {
+	config.Source
+}
+
+// load registers every configured source's operations into reg. It reports
+// loaded=false when no source was configured, so the caller serves the
+// embedded default instead.
+func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *slog.Logger) (loaded bool, err error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	specs, globalOverlays, err := s.sources()
+	if err != nil {
+		return false, err
+	}
+	if len(specs) == 0 {
+		return false, nil
+	}
+	var overlays []*overlay.Overlay
+	for _, path := range globalOverlays {
+		o, err := overlay.Load(path)
+		if err != nil {
+			return true, err
+		}
+		overlays = append(overlays, o)
+	}
+	cacheDir := s.cacheDir
+	switch cacheDir {
+	case "":
+		cacheDir = openapi.CacheDirDefault()
+	case "off":
+		cacheDir = ""
+	}
+	getenv := s.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	for _, src := range specs {
+		if err := loadOpenAPI(ctx, reg, log, src, overlays, cacheDir, s.mock, s.timeout, getenv); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// sources merges the config file's sources with the --openapi flags.
+func (s *sourceFlags) sources() ([]sourceSpec, []string, error) {
+	var specs []sourceSpec
+	var overlays []string
+	if s.configFile != "" {
+		f, err := config.Load(s.configFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, src := range f.Sources {
+			specs = append(specs, sourceSpec{src})
+		}
+		overlays = append(overlays, f.Overlays...)
+	}
+	seen := map[string]bool{}
+	for _, sp := range specs {
+		seen[sp.Name] = true
+	}
+	for _, v := range s.openapis {
+		name, loc, ok := strings.Cut(v, "=")
+		if !ok || name == "" || loc == "" {
+			return nil, nil, fmt.Errorf("--openapi %q: want NAME=PATH_OR_URL", v)
+		}
+		if err := operations.CheckID(name); err != nil || strings.Contains(name, ".") {
+			return nil, nil, fmt.Errorf("--openapi %q: NAME must be one id segment of [a-z0-9_] (e.g. github)", v)
+		}
+		if seen[name] {
+			return nil, nil, fmt.Errorf("--openapi %q: source %q is defined twice", v, name)
+		}
+		seen[name] = true
+		specs = append(specs, sourceSpec{config.Source{Name: name, OpenAPI: loc}})
+	}
+	for _, v := range s.baseURLs {
+		name, u, qualified := strings.Cut(v, "=")
+		if !qualified || strings.Contains(name, "/") {
+			// An unqualified URL (which may itself contain "=" in its query).
+			name, u = "", v
+		}
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return nil, nil, fmt.Errorf("--base-url %q: want an http(s) URL, or NAME=URL", v)
+		}
+		switch {
+		case name != "":
+			found := false
+			for i := range specs {
+				if specs[i].Name == name {
+					specs[i].BaseURL = u
+					found = true
+				}
+			}
+			if !found {
+				return nil, nil, fmt.Errorf("--base-url %q: no source named %q", v, name)
+			}
+		case len(specs) == 1:
+			specs[0].BaseURL = u
+		default:
+			return nil, nil, fmt.Errorf("--base-url %q: with %d sources, write NAME=URL", v, len(specs))
+		}
+	}
+	overlays = append(overlays, s.overlays...)
+	return specs, overlays, nil
+}
+
+func loadOpenAPI(ctx context.Context, reg *operations.Registry, log *slog.Logger, src sourceSpec, global []*overlay.Overlay, cacheDir string, mock bool, timeout time.Duration, getenv func(string) string) error {
+	start := time.Now()
+	cat, err := openapi.Load(ctx, openapi.LoadOptions{Name: src.Name, Location: src.OpenAPI, CacheDir: cacheDir, Logger: log})
+	if err != nil {
+		return err
+	}
+	env := openapi.DefaultAuthEnv(src.Name)
+	if src.Auth != nil {
+		env = *src.Auth
+	}
+	if src.Timeout > 0 {
+		timeout = time.Duration(src.Timeout)
+	}
+	ops := cat.Operations(openapi.BindOptions{
+		BaseURL:          src.BaseURL,
+		Mock:             mock || src.Mock,
+		Timeout:          timeout,
+		MaxResponseBytes: src.MaxResponseBytes,
+		Credentials:      openapi.LoadCredentials(env, getenv),
+		Headers:          src.Headers,
+		Logger:           log,
+	})
+	total := len(ops)
+	ops = overlay.Filter(ops, src.Include, src.Exclude)
+	if src.Overlay != "" {
+		o, err := overlay.Load(src.Overlay)
+		if err != nil {
+			return err
+		}
+		global = append([]*overlay.Overlay{o}, global...)
+	}
+	for _, o := range global {
+		var rep overlay.Report
+		ops, rep, err = o.Apply(ops)
+		if err != nil {
+			return fmt.Errorf("source %q: %w", src.Name, err)
+		}
+		for _, m := range rep.Unmatched {
+			log.Warn("overlay rule matched no operation", "source", src.Name, "match", m)
+		}
+	}
+	registered, failed := registerAll(reg, ops, log)
+	if registered == 0 && len(ops) > 0 {
+		return fmt.Errorf("source %q: none of its %d operations could be registered", src.Name, len(ops))
+	}
+	for ns, blurb := range cat.Blurbs {
+		reg.SetNamespaceBlurb(ns, blurb)
+	}
+	log.Info("openapi source loaded", "source", src.Name, "spec", cat.SpecVersion, "operations", registered,
+		"filtered_out", total-len(ops), "failed", failed, "warnings", len(cat.Warnings), "mock", mock || src.Mock,
+		"elapsed", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// registerAll registers ops on every core (schema compilation dominates
+// start-up on large specs). An operation that fails is logged and skipped:
+// one bad schema in a 1,000-operation spec should not take the rest down.
+func registerAll(reg *operations.Registry, ops []operations.Operation, log *slog.Logger) (registered, failed int) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	work := make(chan int)
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				err := reg.Register(ops[i])
+				mu.Lock()
+				if err != nil {
+					failed++
+					var re *operations.RegistrationError
+					if errors.As(err, &re) {
+						log.Warn("operation skipped", "id", re.ID, "err", re.Err)
+					} else {
+						log.Warn("operation skipped", "id", ops[i].ID, "err", err)
+					}
+				} else {
+					registered++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range ops {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return registered, failed
+}
