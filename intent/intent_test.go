@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/intentsrv/intentsrv/operations"
 )
 
 func TestToolsListing(t *testing.T) {
@@ -517,4 +519,30 @@ func TestPrefixAppliesToSteps(t *testing.T) {
 func jsonNum(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
+}
+
+func TestAmbiguousIntentReturnsCandidates(t *testing.T) {
+	r, _ := newTestRegistry(t)
+	for _, id := range []string{"mail.send_plain", "mail.send_rich"} {
+		if err := r.Register(operations.Operation{ID: id, Summary: "Send an email message to a recipient", Kind: operations.KindRead,
+			Handler: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil }}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := call(t, s, "ask", `{"intent":"send an email message"}`)
+	if env.Code != CodeAmbiguousIntent || env.Remedy == nil || env.Remedy.Tool != "ask" {
+		t.Fatalf("want ambiguous_intent: %s", env.JSON())
+	}
+	cands := details(t, env)["candidates"].([]any)
+	if len(cands) < 2 {
+		t.Fatalf("want both candidates: %v", cands)
+	}
+	env = call(t, s, "ask", `{"intent":"book me a flight to lisbon"}`)
+	if env.Code != CodeNoMatch || env.Remedy == nil {
+		t.Fatalf("want no_match: %s", env.JSON())
+	}
 }
