@@ -525,7 +525,9 @@ func TestAmbiguousIntentReturnsCandidates(t *testing.T) {
 	r, _ := newTestRegistry(t)
 	for _, id := range []string{"mail.send_plain", "mail.send_rich"} {
 		if err := r.Register(operations.Operation{ID: id, Summary: "Send an email message to a recipient", Kind: operations.KindRead,
-			Handler: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil }}); err != nil {
+			Handler: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+				return json.RawMessage(`{}`), nil
+			}}); err != nil {
 			t.Fatal(err)
 		}
 	}
