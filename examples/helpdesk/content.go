@@ -61,9 +61,6 @@ type WebhookRef struct {
 	WebhookID int `json:"webhook_id" jsonschema:"minimum=1" jsonschema_description:"Webhook id, from helpdesk.webhooks.list."`
 }
 
-// webhookEvents are the events a webhook can subscribe to.
-var webhookEvents = []string{"ticket.created", "ticket.updated", "ticket.solved", "ticket.deleted", "comment.added"}
-
 // CreateWebhookInput registers an endpoint.
 type CreateWebhookInput struct {
 	Name   string   `json:"name" jsonschema:"minLength=1,maxLength=80" jsonschema_description:"Label for the endpoint."`

@@ -8,7 +8,7 @@ import (
 )
 
 // seed fills a new service with the demonstration data set. It uses no
-// randomness: every value derives from the tables below and SeedNow.
+// randomness: every value derives from the tables below and seedNow.
 func (s *Service) seed() {
 	s.seedPolicies()
 	s.seedOrgs()
@@ -30,7 +30,7 @@ func (s *Service) seed() {
 }
 
 // ago returns the seed time minus d.
-func ago(d time.Duration) time.Time { return SeedNow.Add(-d) }
+func ago(d time.Duration) time.Time { return seedNow.Add(-d) }
 
 // seedAudit appends an entry at a given time (record uses the clock).
 func (s *Service) seedAudit(at time.Time, actorID int, action, targetType string, targetID int, detail string) {
@@ -262,8 +262,8 @@ func (s *Service) seedConversation(t *Ticket) {
 	at := t.CreatedAt
 	comment := func(author int, public bool, after time.Duration, body string) {
 		at = at.Add(after)
-		if at.After(SeedNow) {
-			at = SeedNow
+		if at.After(seedNow) {
+			at = seedNow
 		}
 		id := s.newID("comment")
 		s.comments[id] = &Comment{ID: id, TicketID: t.ID, AuthorID: author, Body: body, Public: public, CreatedAt: at}
@@ -272,7 +272,11 @@ func (s *Service) seedConversation(t *Ticket) {
 			t.FirstResponseAt = &fr
 		}
 		t.UpdatedAt = at
-		s.seedAudit(at, author, "comment.added", "ticket", t.ID, map[bool]string{true: "public reply", false: "internal note"}[public])
+		kind := "internal note"
+		if public {
+			kind = "public reply"
+		}
+		s.seedAudit(at, author, "comment.added", "ticket", t.ID, kind)
 	}
 	if t.ID == 42 {
 		comment(agent, true, 18*time.Minute, "Hi "+first+", we've reproduced the 502 on the EU checkout path and paged the on-call engineer. Next update within 30 minutes.")

@@ -14,9 +14,13 @@ import (
 	"github.com/intentsrv/intentsrv/operations"
 )
 
-// SeedNow is the simulated time at which a new Service starts. Every write
-// moves the service's clock forward by one minute.
-var SeedNow = time.Date(2025, time.March, 14, 16, 0, 0, 0, time.UTC)
+// seedNow is the simulated time at which a new Service starts.
+var seedNow = time.Date(2025, time.March, 14, 16, 0, 0, 0, time.UTC)
+
+// SeedNow returns the simulated time at which a new Service starts: Friday
+// 14 March 2025, 16:00 UTC. Every write moves a service's clock forward by
+// one minute; reads do not move it.
+func SeedNow() time.Time { return seedNow }
 
 // apiUserID is the integration user that performs writes made through the
 // operations, and files tickets created without a requester.
@@ -66,7 +70,7 @@ type webhook struct {
 // returned by New hold identical data.
 func New() *Service {
 	s := &Service{
-		now:         SeedNow,
+		now:         seedNow,
 		tickets:     map[int]*Ticket{},
 		comments:    map[int]*Comment{},
 		attachments: map[int]*Attachment{},

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/intentsrv/intentsrv/operations"
 )
@@ -18,15 +19,15 @@ type TicketRef struct {
 
 // TicketSummary is the short form of a ticket used in lists.
 type TicketSummary struct {
-	ID           int      `json:"id"`
-	Subject      string   `json:"subject"`
-	Status       string   `json:"status"`
-	Priority     string   `json:"priority"`
-	AssigneeName string   `json:"assignee_name,omitempty"`
-	TeamName     string   `json:"team_name,omitempty"`
-	OrgName      string   `json:"org_name,omitempty"`
-	Tags         []string `json:"tags"`
-	UpdatedAt    string   `json:"updated_at"`
+	ID           int       `json:"id"`
+	Subject      string    `json:"subject"`
+	Status       string    `json:"status"`
+	Priority     string    `json:"priority"`
+	AssigneeName string    `json:"assignee_name,omitempty"`
+	TeamName     string    `json:"team_name,omitempty"`
+	OrgName      string    `json:"org_name,omitempty"`
+	Tags         []string  `json:"tags"`
+	UpdatedAt    time.Time `json:"updated_at"`
 }
 
 // ListTicketsInput filters and pages tickets.
@@ -273,7 +274,7 @@ func (s *Service) ticketSummary(t *Ticket) TicketSummary {
 	v := s.ticketView(t)
 	return TicketSummary{ID: v.ID, Subject: v.Subject, Status: v.Status, Priority: v.Priority,
 		AssigneeName: v.AssigneeName, TeamName: v.TeamName, OrgName: v.OrgName, Tags: v.Tags,
-		UpdatedAt: v.UpdatedAt.Format("2006-01-02T15:04:05Z07:00")}
+		UpdatedAt: v.UpdatedAt}
 }
 
 // matches reports whether t passes every set field of f.
