@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/intentsrv/intentsrv/gate"
+	"github.com/intentsrv/intentsrv/intent"
+	"github.com/intentsrv/intentsrv/internal/synth"
+)
+
+// gateFlags are the gate's own flags, on top of the server flags.
+type gateFlags struct {
+	budgets        gate.Budgets
+	baseline       string
+	writeBaseline  bool
+	jsonOut        bool
+	compareFlat    bool
+	synthOps       int
+	noReachability bool
+}
+
+func (g *gateFlags) register(fs interface {
+	IntVar(*int, string, int, string)
+	StringVar(*string, string, string, string)
+	BoolVar(*bool, string, bool, string)
+	Float64Var(*float64, string, float64, string)
+}) {
+	b := &g.budgets
+	fs.IntVar(&b.MaxTools, "max-tools", gate.DefaultMaxTools, "most tools the listing may have (negative: no limit)")
+	fs.IntVar(&b.MaxListTokens, "max-list-tokens", gate.DefaultMaxListTokens, "most tokens the whole tools/list result may take (negative: no limit)")
+	fs.IntVar(&b.MaxToolTokens, "max-tool-tokens", gate.DefaultMaxToolTokens, "most tokens one tool may take (negative: no limit)")
+	fs.IntVar(&b.MaxDescriptionLines, "max-description-lines", gate.DefaultMaxDescriptionLines, "most lines a tool description may have (negative: no limit)")
+	fs.StringVar(&b.Encoding, "encoding", gate.EncodingMax, "encoding budgets are enforced in: o200k_base, cl100k_base, or max (the larger); both are reported")
+	fs.StringVar(&b.HostServerName, "host-server-name", gate.DefaultHostServerName, "server name hosts put in their tool-name prefix mcp__<name>__; prefixed names must stay legal")
+	fs.Float64Var(&b.MaxGrowthPercent, "max-growth", gate.DefaultMaxGrowthPercent, "with --baseline: most percent the tokens may grow, whole listing and each tool")
+	fs.StringVar(&g.baseline, "baseline", "", "compare token counts with this committed baseline file")
+	fs.BoolVar(&g.writeBaseline, "write-baseline", false, "write the current figures to the --baseline file instead of comparing")
+	fs.BoolVar(&g.jsonOut, "json", false, "print the report as JSON")
+	fs.BoolVar(&g.compareFlat, "compare-flat", false, "also measure a one-tool-per-operation listing of the same catalog and print the ratio")
+	fs.BoolVar(&g.noReachability, "skip-reachability", false, "check only the listing, not that every operation is reachable")
+	fs.IntVar(&g.synthOps, "synth", 0, "development: gate a generated catalog of `N` operations instead of the configured sources")
+}
+
+func runGate(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	var f serverFlags
+	var g gateFlags
+	fs := newFlagSet("gate", "gate [flags]", stderr)
+	f.register(fs)
+	g.register(fs)
+	rest, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "intentsrv gate: "+format+"\n", a...)
+		return exitUsage
+	}
+	if len(rest) > 0 {
+		return fail("unexpected arguments %q", rest)
+	}
+	if g.writeBaseline && g.baseline == "" {
+		return fail("--write-baseline needs --baseline FILE")
+	}
+	log := f.logger(stderr)
+	srv, err := buildServer(ctx, &f, g.synthOps, log)
+	if err != nil {
+		return fail("%v", err)
+	}
+	b := g.budgets
+	b.SkipReachability = g.noReachability
+	if g.baseline != "" && !g.writeBaseline {
+		base, err := gate.ReadBaseline(g.baseline)
+		if err != nil {
+			return fail("%v (create it with --write-baseline)", err)
+		}
+		b.Baseline = base
+	}
+	r, err := gate.Run(ctx, srv, b)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if g.compareFlat {
+		if err := r.WithFlat(ctx, srv); err != nil {
+			return fail("%v", err)
+		}
+	}
+	if g.writeBaseline {
+		if err := gate.WriteBaseline(g.baseline, r.Baseline()); err != nil {
+			return fail("%v", err)
+		}
+		log.Info("baseline written", "file", g.baseline, "tokens", r.List.Enforced)
+	}
+	if g.jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return fail("encode report: %v", err)
+		}
+	} else if err := r.WriteText(stdout); err != nil {
+		return fail("write report: %v", err)
+	}
+	if !r.Passed() {
+		return exitFail
+	}
+	return exitOK
+}
+
+// buildServer builds the server the flags describe, as serve would; with
+// synthOps > 0 it serves that many generated operations instead of the
+// configured sources, under the same policies.
+func buildServer(ctx context.Context, f *serverFlags, synthOps int, log *slog.Logger) (*intent.Server, error) {
+	if synthOps <= 0 {
+		srv, _, err := f.build(ctx, log)
+		return srv, err
+	}
+	writes, err := intent.ParseWritePolicy(f.writes)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := synth.Registry(synthOps, 1)
+	if err != nil {
+		return nil, fmt.Errorf("generate %d operations: %w", synthOps, err)
+	}
+	return intent.New(reg, intent.Options{
+		Writes:          writes,
+		ToolPrefix:      f.toolPrefix,
+		MaxResultTokens: f.maxTokens,
+		Timeout:         f.timeout,
+		Allow:           f.allow,
+		Deny:            f.deny,
+		PlanKey:         []byte(os.Getenv("INTENTSRV_PLAN_KEY")),
+		CatalogHint:     f.catalogHint,
+		Logger:          log,
+	})
+}
