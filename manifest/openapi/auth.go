@@ -1,0 +1,197 @@
+package openapi
+
+import (
+	"encoding/base64"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// AuthEnv names the environment variables that hold a source's
+// credentials. Values are read from the environment only, never from a
+// spec, a flag or a config file, and never appear in previews, errors or
+// logs.
+type AuthEnv struct {
+	// Token holds a bearer token, used for http bearer, oauth2 and
+	// openIdConnect schemes.
+	Token string `yaml:"token_env,omitempty" json:"token_env,omitempty"`
+	// APIKey holds the value of apiKey schemes.
+	APIKey string `yaml:"api_key_env,omitempty" json:"api_key_env,omitempty"`
+	// Username and Password hold http basic credentials.
+	Username string `yaml:"username_env,omitempty" json:"username_env,omitempty"`
+	Password string `yaml:"password_env,omitempty" json:"password_env,omitempty"`
+	// Schemes overrides the variable per security scheme name: for a
+	// bearer, oauth2, openIdConnect or apiKey scheme, the variable holding
+	// its token or key.
+	Schemes map[string]string `yaml:"schemes,omitempty" json:"schemes,omitempty"`
+}
+
+// DefaultAuthEnv is the naming used when a source does not name its
+// variables: NAME_TOKEN, NAME_API_KEY, NAME_USERNAME and NAME_PASSWORD, with
+// NAME the upper-cased source name.
+func DefaultAuthEnv(source string) AuthEnv {
+	p := strings.ToUpper(source)
+	return AuthEnv{Token: p + "_TOKEN", APIKey: p + "_API_KEY", Username: p + "_USERNAME", Password: p + "_PASSWORD"}
+}
+
+// Credentials are the secret values found for one source.
+type Credentials struct {
+	token, apiKey, user, pass string
+	schemes                   map[string]string
+	env                       AuthEnv
+}
+
+// LoadCredentials reads the variables env names through getenv (os.Getenv
+// in production).
+func LoadCredentials(env AuthEnv, getenv func(string) string) Credentials {
+	get := func(name string) string {
+		if name == "" {
+			return ""
+		}
+		return strings.TrimSpace(getenv(name))
+	}
+	c := Credentials{token: get(env.Token), apiKey: get(env.APIKey), user: get(env.Username), pass: get(env.Password), env: env}
+	for scheme, name := range env.Schemes {
+		if v := get(name); v != "" {
+			if c.schemes == nil {
+				c.schemes = map[string]string{}
+			}
+			c.schemes[scheme] = v
+		}
+	}
+	return c
+}
+
+// secrets lists every secret value, longest first, for redaction.
+func (c Credentials) secrets() []string {
+	var out []string
+	add := func(s string) {
+		if len(s) >= 4 {
+			out = append(out, s)
+		}
+	}
+	add(c.token)
+	add(c.apiKey)
+	add(c.pass)
+	if c.user != "" || c.pass != "" {
+		add(base64.StdEncoding.EncodeToString([]byte(c.user + ":" + c.pass)))
+	}
+	for _, v := range c.schemes {
+		add(v)
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// value returns the secret for one scheme.
+func (c Credentials) value(name string, s SecurityScheme) string {
+	if v, ok := c.schemes[name]; ok {
+		return v
+	}
+	switch {
+	case s.Type == "apiKey":
+		return c.apiKey
+	case s.Type == "http" && s.Scheme == "basic":
+		if c.user == "" && c.pass == "" {
+			return ""
+		}
+		return c.user + ":" + c.pass
+	case s.Type == "http" || s.Type == "oauth2" || s.Type == "openIdConnect":
+		return c.token
+	}
+	return ""
+}
+
+// hint names the variables that would satisfy an operation's security,
+// for the remedy of an unauthorized answer.
+func (c Credentials) hint(reqs []SecurityRequirement, schemes map[string]SecurityScheme) string {
+	seen := map[string]bool{}
+	var names []string
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, req := range reqs {
+		for _, name := range req {
+			if v, ok := c.env.Schemes[name]; ok {
+				add(v)
+				continue
+			}
+			s := schemes[name]
+			switch {
+			case s.Type == "apiKey":
+				add(c.env.APIKey)
+			case s.Type == "http" && s.Scheme == "basic":
+				add(c.env.Username)
+				add(c.env.Password)
+			default:
+				add(c.env.Token)
+			}
+		}
+	}
+	if len(names) == 0 {
+		add(c.env.Token)
+	}
+	return strings.Join(names, ", ")
+}
+
+// authPart is one credential placed on a request.
+type authPart struct {
+	in, name, value string // in: header, query, cookie
+}
+
+// apply picks the first security requirement whose schemes all have
+// credentials and returns the parts to add. No satisfiable requirement means
+// no credentials are sent (the upstream then answers 401 and the remedy
+// names the variables).
+func (c Credentials) apply(reqs []SecurityRequirement, schemes map[string]SecurityScheme) []authPart {
+	for _, req := range reqs {
+		var parts []authPart
+		ok := true
+		for _, name := range req {
+			s, known := schemes[name]
+			v := c.value(name, s)
+			if !known || v == "" {
+				ok = false
+				break
+			}
+			switch {
+			case s.Type == "apiKey":
+				in := s.In
+				if in == "" {
+					in = "header"
+				}
+				parts = append(parts, authPart{in: in, name: s.Name, value: v})
+			case s.Type == "http" && s.Scheme == "basic":
+				parts = append(parts, authPart{in: "header", name: "Authorization", value: "Basic " + base64.StdEncoding.EncodeToString([]byte(v))})
+			case s.Type == "http" && s.Scheme != "bearer" && s.Scheme != "":
+				parts = append(parts, authPart{in: "header", name: "Authorization", value: schemeTitle(s.Scheme) + " " + v})
+			default:
+				parts = append(parts, authPart{in: "header", name: "Authorization", value: "Bearer " + v})
+			}
+		}
+		if ok {
+			return parts
+		}
+	}
+	return nil
+}
+
+func schemeTitle(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// sensitiveHeader reports headers whose values are always redacted in
+// previews, whatever their source.
+func sensitiveHeader(name string) bool {
+	switch http.CanonicalHeaderKey(name) {
+	case "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "Api-Key", "X-Auth-Token":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,947 @@
+package openapi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+
+	"github.com/intentsrv/intentsrv/manifest/sanitize"
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// ParseOptions tunes Parse. The zero value uses the defaults.
+type ParseOptions struct {
+	// SpecURL is where the document came from, if it was fetched; relative
+	// server URLs are resolved against it.
+	SpecURL string
+	// InputDepth and OutputDepth cap schema nesting (DefaultInputDepth,
+	// DefaultOutputDepth when zero).
+	InputDepth, OutputDepth int
+	// Logger receives collision and warning reports; nil discards them.
+	Logger *slog.Logger
+}
+
+var methods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+// Parse builds the catalog of the OpenAPI document data (JSON or YAML)
+// for source name (a valid id segment such as "github"). It fails on a
+// document that is not Swagger 2.0 or OpenAPI 3.x, or that has no
+// operation; problems confined to one operation are recorded in
+// Catalog.Warnings and the rest of the document still loads.
+func Parse(name string, data []byte, opts ParseOptions) (*Catalog, error) {
+	if err := operations.CheckID(name); err != nil || strings.Contains(name, ".") {
+		return nil, fmt.Errorf("source name %q must be one id segment of [a-z0-9_]", name)
+	}
+	root, err := decodeDocument(data)
+	if err != nil {
+		return nil, err
+	}
+	version, major, err := specVersion(root)
+	if err != nil {
+		return nil, err
+	}
+	if opts.InputDepth <= 0 {
+		opts.InputDepth = DefaultInputDepth
+	}
+	if opts.OutputDepth <= 0 {
+		opts.OutputDepth = DefaultOutputDepth
+	}
+	p := &parser{
+		name: name, root: root, major: major, v31: strings.HasPrefix(version, "3.1"),
+		opts: opts, texts: &textCache{},
+	}
+	cat := &Catalog{
+		Format:      catalogFormat,
+		Source:      name,
+		SpecVersion: version,
+		Title:       sanitize.Summary(str(obj(root, "info"), "title")),
+	}
+	cat.Servers = p.servers(root, nil)
+	cat.Schemes = p.schemes()
+	if sec, ok := root["security"].([]any); ok {
+		cat.Security = securityList(sec)
+	}
+	type job struct {
+		path   string
+		method string
+		item   map[string]any
+		raw    map[string]any
+	}
+	var jobs []job
+	paths := obj(root, "paths")
+	for _, path := range sortedKeys(paths) {
+		item, ok := paths[path].(map[string]any)
+		if !ok {
+			continue
+		}
+		if ref := str(item, "$ref"); ref != "" {
+			if t, ok := resolveRef(root, ref).(map[string]any); ok {
+				item = t
+			}
+		}
+		for _, m := range methods {
+			if raw, ok := item[m].(map[string]any); ok {
+				jobs = append(jobs, job{path, m, item, raw})
+			}
+		}
+	}
+	// Operations are independent: build them on every core. Each worker
+	// has its own warnings; the text cache is shared.
+	type result struct {
+		op       Op
+		parts    [2]string
+		warnings []string
+		err      error
+	}
+	results := make([]result, len(jobs))
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(jobs) {
+		workers = len(jobs)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
+				wp := *p
+				wp.warnings = nil
+				wp.opts.Logger = nil
+				j := jobs[i]
+				op, parts, err := wp.operation(j.path, j.method, j.item, j.raw)
+				results[i] = result{op, parts, wp.warnings, err}
+			}
+		}()
+	}
+	wg.Wait()
+	var parts [][2]string
+	for i, r := range results {
+		for _, w := range r.warnings {
+			p.warn("%s", w)
+		}
+		if r.err != nil {
+			p.warn("%s %s: %v", strings.ToUpper(jobs[i].method), jobs[i].path, r.err)
+			continue
+		}
+		cat.Ops = append(cat.Ops, r.op)
+		parts = append(parts, r.parts)
+	}
+	if len(cat.Ops) == 0 {
+		return nil, fmt.Errorf("the document has no operations")
+	}
+	p.assignIDs(cat.Ops, parts)
+	cat.Blurbs = p.blurbs(cat.Ops)
+	cat.Warnings = p.warnings
+	return cat, nil
+}
+
+// resolvePointer on a parser root, returning nil when absent.
+func resolveRef(root map[string]any, ref string) any {
+	v, _ := resolvePointer(root, ref)
+	return v
+}
+
+type parser struct {
+	name     string
+	root     map[string]any
+	major    int
+	v31      bool
+	opts     ParseOptions
+	warnings []string
+	// parts holds each op's unqualified id parts, parallel to Catalog.Ops.
+	texts *textCache
+}
+
+func (p *parser) warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if len(p.warnings) < 500 {
+		p.warnings = append(p.warnings, msg)
+	}
+	if p.opts.Logger != nil {
+		p.opts.Logger.Warn("openapi: "+msg, "source", p.name)
+	}
+}
+
+// deref follows $ref chains of non-schema objects (parameters, request
+// bodies, responses), up to a bound that stops cycles.
+func (p *parser) deref(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	for i := 0; i < 16 && m != nil; i++ {
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return m
+		}
+		t, ok := resolvePointer(p.root, ref)
+		if !ok {
+			p.warn("unresolved reference %q", ref)
+			return nil
+		}
+		m, _ = t.(map[string]any)
+	}
+	return m
+}
+
+func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [2]string, error) {
+	op := Op{
+		Method: strings.ToUpper(method),
+		Path:   path,
+	}
+	op.Summary = p.texts.line(str(raw, "summary"), sanitize.SummaryMax)
+	op.Description = p.texts.clean(str(raw, "description"), sanitize.DescriptionMax)
+	if op.Summary == "" {
+		op.Summary = sanitize.Summary(firstSentence(op.Description))
+	}
+	if op.Summary == "" {
+		op.Summary = op.Method + " " + sanitize.Line(path, 120)
+	}
+	for _, t := range list(raw, "tags") {
+		if s, ok := t.(string); ok {
+			if c := p.texts.line(s, sanitize.TagMax); c != "" {
+				op.Tags = append(op.Tags, c)
+			}
+		}
+	}
+	op.Deprecated, _ = boolean(raw, "deprecated")
+	op.Kind = kindOf(op.Method)
+	if k, ok := raw["x-intentsrv-kind"].(string); ok {
+		if kind := operations.Kind(strings.ToLower(k)); kind.Valid() {
+			op.Kind = kind
+		} else {
+			p.warn("%s %s: x-intentsrv-kind %q is not read, write or destructive", op.Method, path, k)
+		}
+	}
+	switch op.Method {
+	case "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE":
+		op.Idempotent = true
+	}
+	if sec, ok := raw["security"].([]any); ok {
+		s := securityList(sec)
+		op.Security = &s
+	}
+	if _, ok := raw["servers"]; ok {
+		op.Servers = p.servers(raw, nil)
+	} else if _, ok := item["servers"]; ok {
+		op.Servers = p.servers(item, nil)
+	}
+	if p.major == 2 {
+		if s := list(raw, "schemes"); len(s) > 0 {
+			op.Servers = p.servers(p.root, s)
+		}
+	}
+
+	in := newSchemaBuilder(p, p.opts.InputDepth, true)
+	props := map[string]any{}
+	var required []any
+	params := p.params(item, raw)
+
+	// Swagger 2.0 body and formData parameters become the body.
+	var bodySchema any
+	var body *Body
+	var bodyDesc string
+	var formProps map[string]any
+	var formReq []any
+	var binary []string
+	var wire []map[string]any
+	for _, prm := range params {
+		switch str(prm, "in") {
+		case "body":
+			bodySchema = in.convert(prm["schema"], 1)
+			body = &Body{ContentType: p.consumes(raw, "application/json")}
+			body.Required, _ = boolean(prm, "required")
+			bodyDesc = str(prm, "description")
+		case "formData":
+			if formProps == nil {
+				formProps = map[string]any{}
+			}
+			name := str(prm, "name")
+			formProps[name] = p.paramSchema(in, prm)
+			if str(prm, "type") == "file" {
+				binary = append(binary, name)
+			}
+			if r, _ := boolean(prm, "required"); r {
+				formReq = append(formReq, name)
+			}
+		case "path", "query", "header", "cookie":
+			if str(prm, "in") == "header" {
+				switch strings.ToLower(str(prm, "name")) {
+				case "accept", "content-type", "authorization":
+					continue
+				}
+			}
+			wire = append(wire, prm)
+		}
+	}
+	if formProps != nil {
+		s := map[string]any{"type": "object", "properties": formProps}
+		if len(formReq) > 0 {
+			s["required"] = formReq
+		}
+		bodySchema = s
+		ct := "application/x-www-form-urlencoded"
+		if len(binary) > 0 || strings.Contains(p.consumes(raw, ""), "multipart/form-data") {
+			ct = "multipart/form-data"
+		}
+		body = &Body{ContentType: ct, Required: len(formReq) > 0, Binary: binary}
+	}
+	if rb := p.deref(raw["requestBody"]); rb != nil && p.major == 3 {
+		ct, media := pickMedia(obj(rb, "content"))
+		if media != nil {
+			body = &Body{ContentType: ct}
+			body.Required, _ = boolean(rb, "required")
+			if s, ok := media["schema"]; ok {
+				bodySchema = in.convert(s, 1)
+			} else {
+				bodySchema = map[string]any{}
+			}
+			bodyDesc = str(rb, "description")
+			if strings.HasPrefix(ct, "multipart/") {
+				body.Binary = binaryProps(p.root, media["schema"])
+			}
+		}
+	}
+
+	// Property keys: a name used twice, or "body" beside a body, is
+	// qualified with its location on every parameter that uses it.
+	count := map[string]int{}
+	for _, prm := range wire {
+		count[keyName(prm)]++
+	}
+	for _, prm := range wire {
+		name := str(prm, "name")
+		where := str(prm, "in")
+		key := name
+		if count[keyName(prm)] > 1 || (body != nil && name == "body") {
+			key = where + "." + name
+		}
+		if _, dup := props[key]; dup {
+			p.warn("%s %s: parameter %q in %s is declared twice; the second is ignored", op.Method, path, name, where)
+			continue
+		}
+		req, _ := boolean(prm, "required")
+		if where == "path" {
+			req = true
+		}
+		style, explode := paramStyle(prm, p.major)
+		allowReserved, _ := boolean(prm, "allowReserved")
+		op.Params = append(op.Params, Param{Name: name, Key: key, In: where, Style: style, Explode: explode, Required: req, AllowReserved: allowReserved})
+		props[key] = p.paramSchema(in, prm)
+		if req {
+			required = append(required, key)
+		}
+	}
+	if body != nil {
+		if bodySchema == nil {
+			bodySchema = map[string]any{}
+		}
+		if d := p.texts.clean(bodyDesc, sanitize.SchemaTextMax); d != "" {
+			if m, ok := bodySchema.(map[string]any); ok {
+				if _, isRef := m["$ref"]; isRef {
+					bodySchema = map[string]any{"allOf": []any{m}, "description": d}
+				} else if _, has := m["description"]; !has {
+					m["description"] = d
+				}
+			}
+		}
+		props["body"] = bodySchema
+		if body.Required {
+			required = append(required, "body")
+		}
+		op.Body = body
+	}
+	input := map[string]any{
+		"type":                 "object",
+		"properties":           props,
+		"additionalProperties": false,
+	}
+	if len(required) > 0 {
+		input["required"] = required
+	}
+	in.defsInto(input)
+	op.Input = marshal(input)
+
+	out := newSchemaBuilder(p, p.opts.OutputDepth, false)
+	out.textDepth = 1
+	if status, schema, example := p.okResponse(raw); status > 0 {
+		op.OKStatus = status
+		if schema != nil {
+			s := out.convert(schema, 0)
+			if m, ok := s.(map[string]any); ok {
+				out.defsInto(m)
+				op.Output = marshal(m)
+			} else {
+				op.Output = marshal(s)
+			}
+		}
+		if example != nil {
+			op.Example = marshal(example)
+		}
+	}
+
+	id := str(raw, "operationId")
+	ns, nm := p.idParts(id, op.Method, path, op.Tags)
+	return op, [2]string{ns, nm}, nil
+}
+
+func keyName(prm map[string]any) string {
+	if str(prm, "in") == "header" {
+		return strings.ToLower(str(prm, "name"))
+	}
+	return str(prm, "name")
+}
+
+// params merges path-level and operation-level parameters (the operation
+// wins on the same name and location), following $refs.
+func (p *parser) params(item, raw map[string]any) []map[string]any {
+	var out []map[string]any
+	index := map[string]int{}
+	add := func(l []any) {
+		for _, v := range l {
+			prm := p.deref(v)
+			if prm == nil || str(prm, "name") == "" && str(prm, "in") != "body" {
+				continue
+			}
+			k := str(prm, "in") + "\x00" + str(prm, "name")
+			if i, ok := index[k]; ok {
+				out[i] = prm
+				continue
+			}
+			index[k] = len(out)
+			out = append(out, prm)
+		}
+	}
+	add(list(item, "parameters"))
+	add(list(raw, "parameters"))
+	return out
+}
+
+// paramSchema is the input schema of one parameter, with its description,
+// deprecation and example.
+func (p *parser) paramSchema(b *schemaBuilder, prm map[string]any) any {
+	var s any
+	switch {
+	case prm["schema"] != nil:
+		s = b.convert(prm["schema"], 1)
+	case obj(prm, "content") != nil:
+		_, media := pickMedia(obj(prm, "content"))
+		s = b.convert(media["schema"], 1)
+	default:
+		// Swagger 2.0: the parameter itself carries the schema keywords.
+		inline := map[string]any{}
+		for k, v := range prm {
+			switch k {
+			case "name", "in", "description", "required", "collectionFormat", "allowEmptyValue":
+			default:
+				inline[k] = v
+			}
+		}
+		s = b.convert(inline, 1)
+	}
+	m, ok := s.(map[string]any)
+	if !ok {
+		return s
+	}
+	if _, isRef := m["$ref"]; isRef {
+		m = map[string]any{"allOf": []any{m}}
+	}
+	if d := p.texts.clean(str(prm, "description"), sanitize.SchemaTextMax); d != "" {
+		m["description"] = d
+	}
+	if dep, _ := boolean(prm, "deprecated"); dep {
+		m["deprecated"] = true
+	}
+	if ex, ok := prm["example"]; ok {
+		if _, has := m["examples"]; !has {
+			m["examples"] = []any{ex}
+		}
+	}
+	return m
+}
+
+// paramStyle returns the serialisation style and explode flag of a
+// parameter, mapping Swagger 2.0's collectionFormat onto OpenAPI 3 styles.
+func paramStyle(prm map[string]any, major int) (string, bool) {
+	in := str(prm, "in")
+	if major == 2 {
+		switch str(prm, "collectionFormat") {
+		case "multi":
+			return "form", true
+		case "ssv":
+			return "spaceDelimited", false
+		case "pipes":
+			return "pipeDelimited", false
+		case "tsv":
+			return "tabDelimited", false
+		}
+		if in == "query" || in == "formData" {
+			return "form", false
+		}
+		return "simple", false
+	}
+	style := str(prm, "style")
+	if style == "" {
+		switch in {
+		case "query", "cookie":
+			style = "form"
+		default:
+			style = "simple"
+		}
+	}
+	explode, ok := boolean(prm, "explode")
+	if !ok {
+		explode = style == "form"
+	}
+	return style, explode
+}
+
+// consumes returns the first media type a 2.0 operation consumes.
+func (p *parser) consumes(raw map[string]any, def string) string {
+	l := list(raw, "consumes")
+	if len(l) == 0 {
+		l = list(p.root, "consumes")
+	}
+	var all []string
+	for _, v := range l {
+		if s, ok := v.(string); ok {
+			all = append(all, s)
+		}
+	}
+	for _, s := range all {
+		if isJSON(s) {
+			return s
+		}
+	}
+	if len(all) > 0 {
+		return strings.Join(all, ",")
+	}
+	return def
+}
+
+// pickMedia chooses the media type intentsrv sends or reads: JSON first,
+// then forms, then text, then whatever comes first.
+func pickMedia(content map[string]any) (string, map[string]any) {
+	if len(content) == 0 {
+		return "", nil
+	}
+	keys := sortedKeys(content)
+	rank := func(ct string) int {
+		ct = strings.ToLower(ct)
+		switch {
+		case ct == "application/json":
+			return 0
+		case isJSON(ct):
+			return 1
+		case ct == "application/x-www-form-urlencoded":
+			return 2
+		case ct == "multipart/form-data":
+			return 3
+		case strings.HasPrefix(ct, "text/"):
+			return 4
+		case ct == "*/*":
+			return 5
+		}
+		return 6
+	}
+	sort.SliceStable(keys, func(i, j int) bool { return rank(keys[i]) < rank(keys[j]) })
+	m, _ := content[keys[0]].(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	ct := keys[0]
+	if ct == "*/*" {
+		ct = "application/json"
+	}
+	return ct, m
+}
+
+func isJSON(ct string) bool {
+	ct = strings.ToLower(ct)
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return ct == "application/json" || strings.HasSuffix(ct, "+json") || strings.HasSuffix(ct, "/json")
+}
+
+// binaryProps lists the properties of a multipart schema that are files.
+func binaryProps(root map[string]any, schema any) []string {
+	m, _ := schema.(map[string]any)
+	if ref, ok := m["$ref"].(string); ok {
+		m, _ = resolveRef(root, ref).(map[string]any)
+	}
+	var out []string
+	for _, name := range sortedKeys(obj(m, "properties")) {
+		pm, _ := obj(m, "properties")[name].(map[string]any)
+		if str(pm, "format") == "binary" || str(pm, "contentMediaType") != "" && str(pm, "type") == "string" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// okResponse finds the first 2xx response: its status, schema and example.
+func (p *parser) okResponse(raw map[string]any) (int, any, any) {
+	resp := obj(raw, "responses")
+	var codes []string
+	for k := range resp {
+		if len(k) == 3 && k[0] == '2' {
+			codes = append(codes, k)
+		}
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		r := p.deref(resp[code])
+		if r == nil {
+			continue
+		}
+		status, err := strconv.Atoi(strings.ReplaceAll(strings.ToUpper(code), "XX", "00"))
+		if err != nil {
+			continue
+		}
+		if p.major == 2 {
+			var example any
+			if ex := obj(r, "examples"); ex != nil {
+				for _, k := range sortedKeys(ex) {
+					if isJSON(k) {
+						example = ex[k]
+						break
+					}
+				}
+			}
+			return status, r["schema"], example
+		}
+		ct, media := pickMedia(obj(r, "content"))
+		if media == nil {
+			return status, nil, nil
+		}
+		if ct != "" && !isJSON(ct) {
+			// A non-JSON body is returned as text; its schema does not
+			// describe the handler's JSON result.
+			return status, nil, nil
+		}
+		var example any
+		if ex, ok := media["example"]; ok {
+			example = ex
+		} else if exs := obj(media, "examples"); len(exs) > 0 {
+			first := p.deref(exs[sortedKeys(exs)[0]])
+			if v, ok := first["value"]; ok {
+				example = v
+			}
+		}
+		return status, media["schema"], example
+	}
+	return 0, nil, nil
+}
+
+func kindOf(method string) operations.Kind {
+	switch method {
+	case "GET", "HEAD", "OPTIONS", "TRACE":
+		return operations.KindRead
+	case "DELETE":
+		return operations.KindDestructive
+	}
+	return operations.KindWrite
+}
+
+func securityList(l []any) []SecurityRequirement {
+	out := make([]SecurityRequirement, 0, len(l))
+	for _, v := range l {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		out = append(out, SecurityRequirement(sortedKeys(m)))
+	}
+	return out
+}
+
+func (p *parser) schemes() map[string]SecurityScheme {
+	var defs map[string]any
+	if p.major == 2 {
+		defs = obj(p.root, "securityDefinitions")
+	} else {
+		defs = obj(obj(p.root, "components"), "securitySchemes")
+	}
+	if len(defs) == 0 {
+		return nil
+	}
+	out := make(map[string]SecurityScheme, len(defs))
+	for name, v := range defs {
+		m := p.deref(v)
+		if m == nil {
+			continue
+		}
+		s := SecurityScheme{Type: str(m, "type"), In: str(m, "in"), Name: str(m, "name")}
+		if s.Type == "http" {
+			s.Scheme = strings.ToLower(str(m, "scheme"))
+		}
+		if s.Type == "basic" {
+			s.Type, s.Scheme = "http", "basic"
+		}
+		out[name] = s
+	}
+	return out
+}
+
+var reServerVar = regexp.MustCompile(`\{([^{}]+)\}`)
+
+// servers returns base URLs: OpenAPI 3 servers with variables at their
+// defaults, or Swagger 2.0 scheme://host/basePath.
+func (p *parser) servers(m map[string]any, schemes2 []any) []string {
+	var out []string
+	if p.major == 2 {
+		host := str(p.root, "host")
+		base := str(p.root, "basePath")
+		schemes := schemes2
+		if schemes == nil {
+			schemes = list(p.root, "schemes")
+		}
+		var scheme string
+		for _, s := range schemes {
+			if s == "https" {
+				scheme = "https"
+				break
+			}
+			if s == "http" {
+				scheme = "http"
+			}
+		}
+		if host == "" {
+			if base != "" || p.opts.SpecURL != "" {
+				out = append(out, p.resolveServer(base))
+			}
+			return out
+		}
+		if scheme == "" {
+			scheme = "https"
+		}
+		return []string{strings.TrimRight(scheme+"://"+host+base, "/")}
+	}
+	for _, v := range list(m, "servers") {
+		s, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		u := str(s, "url")
+		vars := obj(s, "variables")
+		u = reServerVar.ReplaceAllStringFunc(u, func(tok string) string {
+			name := tok[1 : len(tok)-1]
+			if d, ok := obj(vars, name)["default"]; ok {
+				return fmt.Sprint(d)
+			}
+			return tok
+		})
+		if r := p.resolveServer(u); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (p *parser) resolveServer(u string) string {
+	if u == "" {
+		u = "/"
+	}
+	pu, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	if pu.IsAbs() {
+		return strings.TrimRight(u, "/")
+	}
+	if p.opts.SpecURL == "" {
+		// Relative to a file: no host to send to; --base-url supplies it.
+		return strings.TrimRight(u, "/")
+	}
+	base, err := url.Parse(p.opts.SpecURL)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimRight(base.ResolveReference(pu).String(), "/")
+}
+
+// idParts derives the namespace and name of an operation (before the
+// source prefix and collision handling).
+func (p *parser) idParts(operationID, method, path string, tags []string) (string, string) {
+	var ns, name string
+	if operationID != "" {
+		i := strings.LastIndexAny(operationID, "/.")
+		if i > 0 && i < len(operationID)-1 {
+			ns = operationID[:i]
+			name = operationID[i+1:]
+		} else {
+			name = operationID
+		}
+	} else {
+		words := []string{strings.ToLower(method)}
+		for _, seg := range strings.Split(path, "/") {
+			seg = strings.Trim(seg, "{}")
+			if seg != "" {
+				words = append(words, seg)
+			}
+		}
+		name = strings.Join(words, "_")
+	}
+	if ns == "" {
+		if len(tags) > 0 {
+			ns = tags[0]
+		} else {
+			for _, seg := range strings.Split(path, "/") {
+				if seg != "" && !strings.Contains(seg, "{") {
+					ns = seg
+					break
+				}
+			}
+		}
+	}
+	nsParts := strings.FieldsFunc(ns, func(r rune) bool { return r == '/' || r == '.' })
+	for i, s := range nsParts {
+		nsParts[i] = segment(s)
+	}
+	if len(nsParts) == 0 {
+		nsParts = []string{"api"}
+	}
+	return strings.Join(nsParts, "."), segment(name)
+}
+
+// segment turns free text into one id segment: camelCase split with "_",
+// lower case, every run of other characters one "_".
+func segment(s string) string {
+	var b strings.Builder
+	runes := []rune(s)
+	under := true
+	for i, r := range runes {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if unicode.IsUpper(r) && i > 0 && !under {
+				prev := runes[i-1]
+				nextLower := i+1 < len(runes) && unicode.IsLower(runes[i+1])
+				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+					b.WriteByte('_')
+				}
+			}
+			b.WriteRune(unicode.ToLower(r))
+			under = false
+		default:
+			if !under {
+				b.WriteByte('_')
+				under = true
+			}
+		}
+	}
+	out := strings.Trim(b.String(), "_")
+	if out == "" {
+		return "x"
+	}
+	return out
+}
+
+// assignIDs builds ids from idParts, qualifies collisions on every side,
+// and keeps ids within the length limit.
+func (p *parser) assignIDs(ops []Op, parts [][2]string) {
+	ids := make([]string, len(ops))
+	for i := range ops {
+		ns := p.name + "." + parts[i][0]
+		ids[i] = fitID(ns + "." + parts[i][1])
+		ops[i].Namespace = ns
+	}
+	groups := func() map[string][]int {
+		g := map[string][]int{}
+		for i, id := range ids {
+			g[id] = append(g[id], i)
+		}
+		return g
+	}
+	for pass := 0; pass < 2; pass++ {
+		changed := false
+		for id, idx := range groups() {
+			if len(idx) < 2 {
+				continue
+			}
+			changed = true
+			var where []string
+			for _, i := range idx {
+				where = append(where, ops[i].Method+" "+ops[i].Path)
+				if pass == 0 {
+					ids[i] = fitID(id + "_" + strings.ToLower(ops[i].Method))
+				} else {
+					ids[i] = fitID(id + "_" + shortHash(ops[i].Method+" "+ops[i].Path))
+				}
+			}
+			msg := fmt.Sprintf("operation id %q is shared by %s; each is qualified", id, strings.Join(where, ", "))
+			p.warn("%s", msg)
+		}
+		if !changed {
+			break
+		}
+	}
+	for i := range ops {
+		ops[i].ID = ids[i]
+	}
+}
+
+// fitID cuts an id to the length limit, keeping it unique with a hash.
+func fitID(id string) string {
+	if len(id) <= operations.MaxIDLength {
+		return id
+	}
+	h := shortHash(id)
+	cut := strings.TrimRight(id[:operations.MaxIDLength-len(h)-1], "._")
+	return cut + "_" + h
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
+}
+
+// blurbs maps namespaces to the descriptions of the tags they came from.
+func (p *parser) blurbs(ops []Op) map[string]string {
+	tagDesc := map[string]string{}
+	for _, t := range list(p.root, "tags") {
+		m, ok := t.(map[string]any)
+		if !ok {
+			continue
+		}
+		if d := sanitize.Summary(firstSentence(sanitize.Description(str(m, "description")))); d != "" {
+			tagDesc[segment(str(m, "name"))] = d
+		}
+	}
+	out := map[string]string{}
+	for _, op := range ops {
+		last := op.Namespace[strings.LastIndexByte(op.Namespace, '.')+1:]
+		if d, ok := tagDesc[last]; ok {
+			out[op.Namespace] = d
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' {
+			return s[:i+1]
+		}
+	}
+	return s
+}

@@ -1,0 +1,514 @@
+package openapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/intentsrv/intentsrv/manifest/sanitize"
+)
+
+// Depth caps for generated schemas, counted in nested property, item and
+// combinator levels from the operation's root.
+const (
+	DefaultInputDepth  = 12
+	DefaultOutputDepth = 4
+)
+
+// CutKey marks a schema replaced because it was nested deeper than the cap.
+const CutKey = "x-intentsrv-cut"
+
+// keep lists the JSON Schema keywords copied into generated schemas. Any
+// other key (OpenAPI's discriminator, xml, externalDocs, vendor
+// extensions, $id and $schema that would re-root references) is dropped.
+var keep = map[string]bool{
+	"type": true, "enum": true, "const": true, "default": true, "format": true,
+	"minimum": true, "maximum": true, "multipleOf": true,
+	"minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "minProperties": true, "maxProperties": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true,
+	"contentMediaType": true, "contentEncoding": true,
+	"dependentRequired": true, "minContains": true, "maxContains": true,
+}
+
+// subschemaMaps are keywords whose value maps names to schemas.
+var subschemaMaps = []string{"properties", "patternProperties", "dependentSchemas"}
+
+// subschemaSingles are keywords whose value is one schema.
+var subschemaSingles = []string{"items", "additionalProperties", "not", "propertyNames", "contains", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"}
+
+// subschemaLists are keywords whose value is a list of schemas.
+var subschemaLists = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+
+// schemaBuilder converts OpenAPI schemas of one operation into one JSON
+// Schema 2020-12 document, hoisting every referenced component schema into
+// $defs.
+type schemaBuilder struct {
+	root     map[string]any
+	version  int  // 2 or 3
+	v31      bool // OpenAPI 3.1: schemas are JSON Schema already
+	maxDepth int
+	input    bool // input schemas drop readOnly properties from required
+
+	defs     map[string]any
+	names    map[string]string // ref -> def name
+	taken    map[string]string // def name -> ref
+	warnings *[]string
+	texts    *textCache
+	// textDepth is the deepest level whose descriptions and examples are
+	// kept (output schemas keep only the top levels' prose).
+	textDepth int
+}
+
+func newSchemaBuilder(p *parser, maxDepth int, input bool) *schemaBuilder {
+	return &schemaBuilder{
+		root: p.root, version: p.major, v31: p.v31, maxDepth: maxDepth, input: input,
+		warnings: &p.warnings, texts: p.texts, textDepth: maxDepth,
+	}
+}
+
+// textCache memoises sanitising: big specs repeat the same descriptions
+// across hundreds of operations.
+type textCache struct {
+	mu sync.Mutex
+	m  map[textKey]string
+}
+
+type textKey struct {
+	s   string
+	max int
+}
+
+func (c *textCache) clean(s string, max int) string {
+	if s == "" {
+		return ""
+	}
+	k := textKey{s, max}
+	c.mu.Lock()
+	v, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = sanitize.Clean(s, max)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[textKey]string{}
+	}
+	c.m[k] = v
+	c.mu.Unlock()
+	return v
+}
+
+func (c *textCache) line(s string, max int) string {
+	return c.clean(strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " "), max)
+}
+
+// cutSchema is what replaces a schema nested past the cap: it accepts any
+// value and says why.
+func cutSchema(depth int) map[string]any {
+	return map[string]any{
+		CutKey:        true,
+		"description": fmt.Sprintf("[schema cut at depth %d: any value accepted; see the source spec]", depth),
+	}
+}
+
+// defsInto attaches the hoisted definitions to schema s.
+func (b *schemaBuilder) defsInto(s map[string]any) {
+	if len(b.defs) > 0 {
+		s["$defs"] = b.defs
+	}
+}
+
+// convert turns one OpenAPI schema node into JSON Schema.
+func (b *schemaBuilder) convert(node any, depth int) any {
+	switch n := node.(type) {
+	case bool:
+		return n
+	case map[string]any:
+		return b.convertMap(n, depth, nil)
+	default:
+		return map[string]any{}
+	}
+}
+
+func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]bool) any {
+	if depth > b.maxDepth {
+		return cutSchema(b.maxDepth)
+	}
+	if ref, ok := n["$ref"].(string); ok {
+		out := b.refSchema(ref, depth)
+		if b.v31 {
+			// 3.1 allows keywords beside $ref; keep the description.
+			if d := str(n, "description"); d != "" {
+				if m, ok := out.(map[string]any); ok {
+					m2 := map[string]any{"$ref": m["$ref"], "description": b.texts.clean(d, sanitize.SchemaTextMax)}
+					if _, isRef := m["$ref"]; isRef {
+						return m2
+					}
+				}
+			}
+		}
+		return out
+	}
+	if all := list(n, "allOf"); len(all) > 0 {
+		if merged, ok := b.mergeAllOf(n, all, seen); ok {
+			n = merged
+		}
+	}
+	out := make(map[string]any, len(n))
+	for k, v := range n {
+		switch {
+		case keep[k]:
+			out[k] = v
+		case k == "description" || k == "title":
+			if depth > b.textDepth {
+				continue
+			}
+			if s, ok := v.(string); ok {
+				if c := b.texts.clean(s, sanitize.SchemaTextMax); c != "" {
+					out[k] = c
+				}
+			}
+		case k == "pattern":
+			if s, ok := v.(string); ok && patternCompiles(s) {
+				out[k] = s
+			}
+		case k == "required":
+			if l, ok := v.([]any); ok {
+				out[k] = l
+			}
+		case k == "example":
+			if _, has := n["examples"]; !has && depth <= b.textDepth {
+				out["examples"] = []any{v}
+			}
+		case k == "examples":
+			if depth > b.textDepth {
+				continue
+			}
+			if l, ok := v.([]any); ok {
+				out[k] = l
+			} else if m, ok := v.(map[string]any); ok && len(m) > 0 {
+				// Some 3.0 specs put an OpenAPI examples map here.
+				keys := sortedKeys(m)
+				if ex, ok := m[keys[0]].(map[string]any); ok {
+					if val, ok := ex["value"]; ok {
+						out[k] = []any{val}
+					}
+				}
+			}
+		case k == "exclusiveMinimum" || k == "exclusiveMaximum":
+			if bv, ok := v.(bool); ok {
+				bound := "minimum"
+				if k == "exclusiveMaximum" {
+					bound = "maximum"
+				}
+				if bv {
+					if lim, ok := n[bound]; ok {
+						out[k] = lim
+						defer delete(out, bound)
+					}
+				}
+			} else {
+				out[k] = v
+			}
+		}
+	}
+	// Swagger 2.0 "file" and vendor nullable.
+	if t, _ := out["type"].(string); t == "file" {
+		out["type"] = "string"
+		out["format"] = "binary"
+	}
+	nullable, _ := boolean(n, "nullable")
+	if xn, ok := boolean(n, "x-nullable"); ok && xn {
+		nullable = true
+	}
+	for _, k := range subschemaMaps {
+		if m := obj(n, k); m != nil {
+			props := make(map[string]any, len(m))
+			for name, sub := range m {
+				if b.input && k == "properties" && readOnly(b.root, sub) {
+					continue
+				}
+				props[name] = b.convert(sub, depth+1)
+			}
+			out[k] = props
+		}
+	}
+	if b.input {
+		if req, ok := out["required"].([]any); ok {
+			if props, ok := out["properties"].(map[string]any); ok && obj(n, "properties") != nil {
+				kept := make([]any, 0, len(req))
+				for _, r := range req {
+					name, _ := r.(string)
+					if _, ok := props[name]; ok || obj(n, "properties")[name] == nil {
+						kept = append(kept, r)
+					}
+				}
+				out["required"] = kept
+			}
+		}
+	}
+	for _, k := range subschemaSingles {
+		if v, ok := n[k]; ok {
+			switch sub := v.(type) {
+			case bool:
+				out[k] = sub
+			case map[string]any:
+				out[k] = b.convert(sub, depth+1)
+			case []any:
+				if k == "items" { // draft-4 tuple form
+					items := make([]any, len(sub))
+					for i, s := range sub {
+						items[i] = b.convert(s, depth+1)
+					}
+					out["prefixItems"] = items
+				}
+			}
+		}
+	}
+	for _, k := range subschemaLists {
+		if l := list(n, k); l != nil {
+			subs := make([]any, len(l))
+			for i, s := range l {
+				subs[i] = b.convert(s, depth+1)
+			}
+			out[k] = subs
+		}
+	}
+	if nullable && !b.v31 {
+		makeNullable(out)
+	}
+	// OpenAPI 3.0 and 2.0 treat a schema with properties but no type as an
+	// object; say so explicitly for mock generation and describe.
+	if _, has := out["type"]; !has {
+		if _, hasProps := out["properties"]; hasProps {
+			out["type"] = "object"
+		}
+	}
+	return out
+}
+
+// readOnly reports whether a property schema (or what it references) is
+// marked readOnly: such properties are not sent in requests.
+func readOnly(root map[string]any, sub any) bool {
+	m, ok := sub.(map[string]any)
+	if !ok {
+		return false
+	}
+	if ro, ok := boolean(m, "readOnly"); ok {
+		return ro
+	}
+	return false
+}
+
+// makeNullable lets a converted schema also accept null.
+func makeNullable(out map[string]any) {
+	switch t := out["type"].(type) {
+	case string:
+		out["type"] = []any{t, "null"}
+	case []any:
+		for _, e := range t {
+			if e == "null" {
+				return
+			}
+		}
+		out["type"] = append(append([]any(nil), t...), "null")
+	}
+	if e, ok := out["enum"].([]any); ok {
+		for _, v := range e {
+			if v == nil {
+				return
+			}
+		}
+		out["enum"] = append(append([]any(nil), e...), nil)
+	}
+}
+
+// refSchema hoists the schema at ref into $defs and returns a reference to
+// it.
+func (b *schemaBuilder) refSchema(ref string, depth int) any {
+	if name, ok := b.names[ref]; ok {
+		return map[string]any{"$ref": "#/$defs/" + name}
+	}
+	target, ok := resolvePointer(b.root, ref)
+	if !ok {
+		b.warn("unresolved reference %q: replaced by a schema that accepts any value", ref)
+		return map[string]any{"description": "[unresolved reference " + sanitize.Line(ref, 120) + ": any value accepted]"}
+	}
+	if b.names == nil {
+		b.names = map[string]string{}
+		b.taken = map[string]string{}
+		b.defs = map[string]any{}
+	}
+	name := defName(ref)
+	for i := 2; ; i++ {
+		if _, clash := b.taken[name]; !clash {
+			break
+		}
+		name = defName(ref) + "_" + strconv.Itoa(i)
+	}
+	b.names[ref] = name
+	b.taken[name] = ref
+	// Registered before conversion, so a circular reference becomes a
+	// $ref to the definition being built.
+	b.defs[name] = map[string]any{}
+	b.defs[name] = b.convert(target, depth)
+	return map[string]any{"$ref": "#/$defs/" + name}
+}
+
+var reDefName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+func defName(ref string) string {
+	i := strings.LastIndexByte(ref, '/')
+	name := ref[i+1:]
+	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+	name = reDefName.ReplaceAllString(name, "_")
+	if name == "" {
+		name = "schema"
+	}
+	return name
+}
+
+// mergeAllOf flattens allOf into one object schema when every member is a
+// plain object schema (properties, required, type object, text), so
+// describe shows one list of properties instead of a chain of references.
+// It reports false when a member needs real composition; the allOf is then
+// kept as it is.
+func (b *schemaBuilder) mergeAllOf(n map[string]any, all []any, seen map[string]bool) (map[string]any, bool) {
+	members := make([]map[string]any, 0, len(all))
+	var flatten func(list []any, depth int) bool
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	flatten = func(items []any, depth int) bool {
+		if depth > 8 {
+			return false
+		}
+		for _, item := range items {
+			m, ok := item.(map[string]any)
+			if !ok {
+				return false
+			}
+			if ref, ok := m["$ref"].(string); ok {
+				if seen[ref] {
+					return false
+				}
+				seen[ref] = true
+				t, ok := resolvePointer(b.root, ref)
+				tm, isMap := t.(map[string]any)
+				if !ok || !isMap {
+					return false
+				}
+				m = tm
+			}
+			if sub := list(m, "allOf"); len(sub) > 0 {
+				rest := make(map[string]any, len(m))
+				for k, v := range m {
+					if k != "allOf" {
+						rest[k] = v
+					}
+				}
+				if !flatten(sub, depth+1) {
+					return false
+				}
+				m = rest
+			}
+			members = append(members, m)
+		}
+		return true
+	}
+	if !flatten(all, 0) {
+		return nil, false
+	}
+	merged := map[string]any{}
+	props := map[string]any{}
+	var required []any
+	reqSeen := map[string]bool{}
+	allowed := map[string]bool{"type": true, "properties": true, "required": true, "description": true, "title": true, "example": true, "examples": true, "nullable": true, "readOnly": true, "writeOnly": true, "deprecated": true}
+	for k, v := range n {
+		if k != "allOf" {
+			merged[k] = v
+		}
+	}
+	for _, m := range append(members, n) {
+		for k := range m {
+			if !allowed[k] && k != "allOf" && !strings.HasPrefix(k, "x-") {
+				return nil, false
+			}
+		}
+		if t, ok := m["type"]; ok && t != "object" {
+			return nil, false
+		}
+		for name, p := range obj(m, "properties") {
+			if prev, dup := props[name]; dup {
+				props[name] = map[string]any{"allOf": []any{prev, p}}
+			} else {
+				props[name] = p
+			}
+		}
+		for _, r := range list(m, "required") {
+			if s, ok := r.(string); ok && !reqSeen[s] {
+				reqSeen[s] = true
+				required = append(required, s)
+			}
+		}
+		if _, ok := merged["description"]; !ok {
+			if d := str(m, "description"); d != "" {
+				merged["description"] = d
+			}
+		}
+	}
+	merged["type"] = "object"
+	if len(props) > 0 {
+		merged["properties"] = props
+	}
+	if len(required) > 0 {
+		merged["required"] = required
+	}
+	return merged, true
+}
+
+var patternCache sync.Map // pattern -> bool
+
+// patternCompiles reports whether the regexp engine of the validator (Go's
+// RE2 syntax) accepts pattern. ECMA-only patterns (look-ahead, back
+// references) are dropped rather than failing the operation.
+func patternCompiles(p string) bool {
+	if v, ok := patternCache.Load(p); ok {
+		return v.(bool)
+	}
+	_, err := regexp.Compile(p)
+	patternCache.Store(p, err == nil)
+	return err == nil
+}
+
+func (b *schemaBuilder) warn(format string, args ...any) {
+	if b.warnings != nil && len(*b.warnings) < 200 {
+		*b.warnings = append(*b.warnings, fmt.Sprintf(format, args...))
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// marshal encodes a generated schema. Map keys come out sorted, so the
+// same spec always yields the same bytes.
+func marshal(v any) json.RawMessage {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		// Only NaN/Inf could cause this, and decode never produces them.
+		return json.RawMessage(`{}`)
+	}
+	return raw
+}

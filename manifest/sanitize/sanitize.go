@@ -1,0 +1,419 @@
+// Package sanitize cleans text that came from outside the server (OpenAPI
+// summaries and descriptions, upstream tool descriptions, overlay text)
+// before it reaches the router, a describe result or an agent's context.
+//
+// Cleaning removes what a human reader of the spec would not see or would
+// not want an agent to act on: control and zero-width characters, bidi
+// overrides, HTML tags and comments, markdown images, markdown link targets
+// (the link text stays), and instruction-shaped sentences such as "ignore
+// previous instructions". The result is then capped in length at a word
+// boundary. Every function is pure and safe for concurrent use.
+package sanitize
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Default caps, in runes, for the kinds of text intentsrv shows.
+const (
+	SummaryMax     = 160
+	DescriptionMax = 1200
+	SchemaTextMax  = 300
+	TagMax         = 48
+)
+
+// Removed replaces an instruction-shaped sentence.
+const Removed = "[removed: instruction-like text]"
+
+var (
+	reComment   = regexp.MustCompile(`(?s)<!--.*?(-->|$)`)
+	reScript    = regexp.MustCompile(`(?is)<(script|style|iframe|object|embed|template)\b[^>]*>.*?(</(script|style|iframe|object|embed|template)\s*>|$)`)
+	reTag       = regexp.MustCompile(`</?[a-zA-Z][^<>]*>|<[!?][^<>]*>`)
+	reMdImage   = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]`)
+	reMdLink    = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	reMdRefLink = regexp.MustCompile(`\[([^\]]+)\]\[[^\]]*\]`)
+	reMdRefDef  = regexp.MustCompile(`(?m)^[ \t]{0,3}\[[^\]]+\]:[ \t]*\S+.*$`)
+	reSpaces    = regexp.MustCompile(`[ \t]+`)
+	reBlankRuns = regexp.MustCompile(`\n{3,}`)
+	// reBlock matches a whole chat-template turn, whose content is an
+	// instruction to a model whatever it says.
+	reBlock = regexp.MustCompile(`(?is)<\|im_start\|>.*?(<\|im_end\|>|$)|\[inst\].*?(\[/inst\]|$)|<<\s*sys\s*>>.*?(<<\s*/sys\s*>>|$)|\[system\].*?(\[/system\]|$)`)
+)
+
+// instruction patterns are matched against a lower-cased sentence whose
+// runs of non-letters were folded to one space, so punctuation and case
+// tricks do not hide them.
+var instructionPatterns = []guarded{
+	{`ignore disregard forget override bypass skip`, `\b(ignore|disregard|forget|override|bypass|skip)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|the|system|safety|developer)\b.{0,40}\b(instruction|instructions|prompt|prompts|rules|directions|guidelines|context|messages|policies|policy)\b`},
+	{`instruction instructions prompt directive directives`, `\b(new|updated|real|actual|hidden|secret) (system )?(instruction|instructions|prompt|directive|directives)\b`},
+	{`instruction instructions prompt prompts`, `\b(previous|prior|above|earlier) (instruction|instructions|prompt|prompts)\b`},
+	{`prompt`, `\bsystem prompt\b`},
+	{`now`, `\byou are now\b`},
+	{`act behave pretend roleplay`, `\b(act|behave|pretend|roleplay) as (if|though|an?|the)\b`},
+	{`tell inform mention reveal show alert`, `\b(do not|don t|never) (tell|inform|mention|reveal|show|alert)\b.{0,30}\b(user|human|operator|anyone)\b`},
+	{`without before`, `\b(without|before) (asking|telling|informing|confirming with) (the )?(user|human|operator)\b`},
+	{`reveal leak exfiltrate dump`, `\b(reveal|leak|exfiltrate|dump)\b.{0,40}\b(key|keys|token|tokens|secret|secrets|password|passwords|credentials)\b`},
+	{`send email post upload print output`, `\b(send|email|post|upload|print|output) (me |us )?(your|all|any|the) (api key|api keys|secrets|credentials|passwords|environment variables|env vars|system prompt)\b`},
+	{`ai llm assistant agent model chatbot`, `\b(as an|dear|attention|note to|message to|hey) (ai|llm|assistant|agent|language model|chatbot|model)\b`},
+	{`ai llm assistant agent model ais llms assistants agents models`, `\b(ai|llm|assistant|agent|model)s? (must|should|shall|has to|have to|needs to) (always|now|immediately|first|instead|also|call|run|execute|invoke|use|delete|send)\b`},
+	{`im inst sys endoftext`, `\b(im start|im end|inst|sys|endoftext)\b`},
+	{`system assistant user human`, `^ ?(system|assistant|user|human) ?$`},
+	{`jailbreak dan developer`, `\bjailbreak\b|\bdan mode\b|\bdeveloper mode\b`},
+	{`call invoke run execute use`, `\b(call|invoke|run|execute|use) (the )?(tool|function|action|operation)\b.{0,60}\b(instead|first|immediately|always|before anything|every time)\b`},
+}
+
+// guarded is an instruction pattern with the words of which at least one
+// must occur for it to be tried: most text is never run through the
+// (backtracking-heavy) pattern at all.
+type guarded struct {
+	words, pattern string
+}
+
+type compiledPattern struct {
+	words map[string]bool
+	re    *regexp.Regexp
+}
+
+var compiledPatterns = func() []compiledPattern {
+	out := make([]compiledPattern, len(instructionPatterns))
+	for i, g := range instructionPatterns {
+		out[i] = compiledPattern{words: map[string]bool{}, re: regexp.MustCompile(g.pattern)}
+		for _, w := range strings.Fields(g.words) {
+			out[i].words[w] = true
+		}
+	}
+	return out
+}()
+
+// markerTokens are chat-template and prompt markers that are removed
+// wherever they appear, even mid-sentence.
+var reMarkers = regexp.MustCompile(`(?i)<\|[^|<>]{0,32}\|>|\[/?(inst|sys|system)\]|<<\s*/?sys\s*>>|#{2,}\s*(instruction|system|assistant|response)s?\s*:?`)
+
+// Clean returns s without invisible characters, HTML, markdown images and
+// link targets, or instruction-shaped sentences; whitespace is normalised
+// (newlines are kept as paragraph breaks) and the result is at most max
+// runes (max <= 0 means no cap). Clean never returns a string that a second
+// Clean would change.
+func Clean(s string, max int) string {
+	out := clean(s, max)
+	// Removal can join fragments into new matches ("<scr<b>ipt>"); a few
+	// passes reach a fixed point for any realistic input, and the final
+	// check makes the idempotence promise unconditional.
+	for i := 0; i < 4; i++ {
+		next := clean(out, max)
+		if next == out {
+			return out
+		}
+		out = next
+	}
+	return strictText(out, max)
+}
+
+// Line is Clean for one-line text such as summaries and tags: newlines
+// become spaces.
+func Line(s string, max int) string {
+	s = strings.ReplaceAll(s, "\r", " ")
+	s = strings.ReplaceAll(s, "\n", " ")
+	return Clean(s, max)
+}
+
+// Summary cleans a one-line summary with the default cap.
+func Summary(s string) string { return Line(s, SummaryMax) }
+
+// Description cleans prose with the default cap.
+func Description(s string) string { return Clean(s, DescriptionMax) }
+
+// Tag cleans a tag with the default cap.
+func Tag(s string) string { return Line(s, TagMax) }
+
+func clean(s string, max int) string {
+	if s == "" {
+		return ""
+	}
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "")
+	}
+	s = stripInvisible(s)
+	// Each pass is guarded by a byte test: most text from real specs has
+	// no markup at all, and large specs have tens of thousands of texts.
+	lt := strings.IndexByte(s, '<') >= 0
+	if lt {
+		if strings.Contains(s, "<!--") {
+			s = reComment.ReplaceAllString(s, " ")
+		}
+		s = reScript.ReplaceAllString(s, " ")
+		s = reTag.ReplaceAllString(s, " ")
+	}
+	// Entities are decoded after tags are gone; anything that decodes into
+	// markup is removed by the next pass of Clean.
+	if strings.IndexByte(s, '&') >= 0 {
+		s = html.UnescapeString(s)
+		s = stripInvisible(s)
+		lt = strings.IndexByte(s, '<') >= 0
+	}
+	if strings.IndexByte(s, '[') >= 0 {
+		s = reMdImage.ReplaceAllString(s, "")
+		s = reMdRefDef.ReplaceAllString(s, "")
+		s = reMdLink.ReplaceAllString(s, "$1")
+		s = reMdRefLink.ReplaceAllString(s, "$1")
+	}
+	markers := lt || strings.IndexByte(s, '[') >= 0 || strings.IndexByte(s, '#') >= 0
+	if markers {
+		s = reBlock.ReplaceAllString(s, " "+Removed+" ")
+	}
+	s = dropInstructions(s)
+	if markers {
+		s = reMarkers.ReplaceAllString(s, " ")
+	}
+	s = normaliseSpace(s)
+	return Cap(s, max)
+}
+
+// strictText is the last resort of Clean: it drops every character that can
+// start markup, so the result is stable under clean.
+func strictText(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '<', '>', '[', ']', '|', '`':
+			return ' '
+		}
+		return r
+	}, s)
+	s = normaliseSpace(s)
+	s = Cap(s, max)
+	if clean(s, max) != s {
+		// Should not happen; give up on content rather than on the promise.
+		return ""
+	}
+	return s
+}
+
+// invisible reports runes that render as nothing or reorder text: C0/C1
+// controls (tab and newline excepted), zero-width and joiner characters,
+// bidi embeddings and isolates, soft hyphen, word joiners, the BOM,
+// interlinear annotations, Unicode tag characters and variation selectors.
+func invisible(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+		return true
+	case r == 0x00ad, r == 0x034f, r == 0x061c, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5, r == 0x180e:
+		return true
+	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x206f:
+		return true
+	case r == 0x3164, r == 0xfeff, r == 0xffa0, r >= 0xfff0 && r <= 0xfffb:
+		return true
+	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0000 && r <= 0xe0fff:
+		return true
+	case r >= 0x1bca0 && r <= 0x1bca3, r >= 0x1d173 && r <= 0x1d17a:
+		return true
+	case unicode.Is(unicode.Co, r): // private use: renders as nothing useful
+		return true
+	}
+	return false
+}
+
+func stripInvisible(s string) string {
+	clean := true
+	for _, r := range s {
+		if invisible(r) || r == '\r' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\r':
+			b.WriteByte('\n')
+		case invisible(r):
+			// Controls between words would otherwise glue them together.
+			if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+				b.WriteByte(' ')
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Instructional reports whether s contains instruction-shaped text that
+// Clean would remove.
+func Instructional(s string) bool {
+	return instructionSentence(s) || hasMarker(s)
+}
+
+func instructionSentence(sentence string) bool {
+	folded := fold(sentence)
+	if folded == "" {
+		return false
+	}
+	words := strings.Fields(folded)
+	for _, p := range compiledPatterns {
+		for _, w := range words {
+			if p.words[w] {
+				if p.re.MatchString(folded) {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// fold lower-cases s, maps look-alike letters to ASCII, and turns every run
+// of non-letters and non-digits into a single space.
+func fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(' ')
+	space := true
+	for _, r := range s {
+		r = confusable(unicode.ToLower(r))
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	if !space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// confusable maps common Cyrillic and Greek look-alikes of Latin letters
+// to their Latin twins, so "іgnore" (Cyrillic і) still matches.
+func confusable(r rune) rune {
+	switch r {
+	case 'а':
+		return 'a'
+	case 'е', 'ё':
+		return 'e'
+	case 'о', 'ο':
+		return 'o'
+	case 'р', 'ρ':
+		return 'p'
+	case 'с':
+		return 'c'
+	case 'у':
+		return 'y'
+	case 'х', 'χ':
+		return 'x'
+	case 'і', 'ι':
+		return 'i'
+	case 'ѕ':
+		return 's'
+	case 'ј':
+		return 'j'
+	case 'ν':
+		return 'v'
+	}
+	return r
+}
+
+func dropInstructions(s string) string {
+	if !instructionSentence(s) && !hasMarker(s) {
+		return s
+	}
+	var b strings.Builder
+	marked := false
+	for _, sent := range sentences(s) {
+		if instructionSentence(sent) || hasMarker(sent) {
+			if !marked {
+				b.WriteString(" " + Removed + " ")
+				marked = true
+			}
+			if strings.HasSuffix(sent, "\n") {
+				b.WriteByte('\n')
+			}
+			continue
+		}
+		b.WriteString(sent)
+	}
+	return b.String()
+}
+
+// sentences splits s after sentence punctuation followed by a space (so
+// "a.b.c" stays whole) and after each newline, keeping every delimiter: the
+// parts concatenate back to s.
+func sentences(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n':
+			out = append(out, s[start:i+1])
+			start = i + 1
+		case '.', '!', '?':
+			j := i + 1
+			for j < len(s) && (s[j] == '.' || s[j] == '!' || s[j] == '?') {
+				j++
+			}
+			if j == len(s) || s[j] == ' ' || s[j] == '\t' {
+				for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+					j++
+				}
+				out = append(out, s[start:j])
+				start = j
+				i = j - 1
+			}
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// hasMarker reports a chat-template or prompt marker in s.
+func hasMarker(s string) bool {
+	return strings.ContainsAny(s, "<[#") && reMarkers.MatchString(s)
+}
+
+func normaliseSpace(s string) string {
+	if strings.Contains(s, "  ") || strings.IndexByte(s, '\t') >= 0 {
+		s = reSpaces.ReplaceAllString(s, " ")
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	s = strings.Join(lines, "\n")
+	s = reBlankRuns.ReplaceAllString(s, "\n\n")
+	return strings.TrimSpace(s)
+}
+
+// Cap returns s cut to at most max runes, at a word boundary when one is
+// near, with "…" marking the cut. max <= 0 means no cap.
+func Cap(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	if max == 1 {
+		return "…"
+	}
+	runes := []rune(s)
+	cut := runes[:max-1]
+	// Back up to a space if one is within the last fifth.
+	for i := len(cut) - 1; i > len(cut)*4/5; i-- {
+		if unicode.IsSpace(cut[i]) {
+			cut = cut[:i]
+			break
+		}
+	}
+	return strings.TrimRightFunc(string(cut), unicode.IsSpace) + "…"
+}
