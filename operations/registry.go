@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -25,8 +26,22 @@ type Registry struct {
 }
 
 type entry struct {
-	op     *Operation
-	schema *jsonschema.Schema
+	op *Operation
+
+	once      sync.Once // compiles the schema for deferred entries
+	schema    *jsonschema.Schema
+	schemaErr error
+}
+
+// compiled returns the entry's input schema, compiling it on first use when
+// registration deferred that.
+func (e *entry) compiled() (*jsonschema.Schema, error) {
+	e.once.Do(func() {
+		if e.schema == nil && e.schemaErr == nil {
+			e.schema, e.schemaErr = compileObjectSchema(e.op.Input)
+		}
+	})
+	return e.schema, e.schemaErr
 }
 
 // NewRegistry returns an empty registry.
@@ -61,20 +76,73 @@ var ErrDuplicate = errors.New("duplicate operation id")
 // unknown kind, an input schema whose root is not an object schema, and a
 // schema that does not compile. The registry keeps its own copy of op.
 func (r *Registry) Register(op Operation) error {
+	e, err := prepare(op, true)
+	if err != nil {
+		return err
+	}
+	return r.insert(e)
+}
+
+// RegisterOptions tune RegisterAll.
+type RegisterOptions struct {
+	// DeferCompile skips compiling input schemas at registration; each one
+	// compiles on its operation's first validation instead. Every other
+	// check still runs. Use it only for schemas already known to compile,
+	// such as a verified on-disk cache of a catalog that registered before:
+	// a schema that fails later fails its operation's calls with an error
+	// naming it, not the start-up.
+	DeferCompile bool
+}
+
+// RegisterAll registers ops, compiling their schemas on every CPU. Each
+// operation that passes is registered; the error joins one
+// *RegistrationError per operation that did not, so a caller can log them
+// and serve the rest, or stop.
+func (r *Registry) RegisterAll(ops []Operation, o RegisterOptions) error {
+	entries := make([]*entry, len(ops))
+	errs := make([]error, len(ops))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(ops)/64))
+	var wg sync.WaitGroup
+	next := make(chan int, len(ops))
+	for i := range ops {
+		next <- i
+	}
+	close(next)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				entries[i], errs[i] = prepare(ops[i], !o.DeferCompile)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, e := range entries {
+		if errs[i] == nil {
+			errs[i] = r.insert(e)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// prepare checks op and builds its entry, compiling its schema when compile
+// is set (else checking only that the root is an object schema).
+func prepare(op Operation, compile bool) (*entry, error) {
 	fail := func(format string, args ...any) error {
 		return &RegistrationError{ID: op.ID, Err: fmt.Errorf(format, args...)}
 	}
 	if err := CheckID(op.ID); err != nil {
-		return &RegistrationError{ID: op.ID, Err: err}
+		return nil, &RegistrationError{ID: op.ID, Err: err}
 	}
 	if op.Handler == nil {
-		return fail("no handler")
+		return nil, fail("no handler")
 	}
 	if op.Kind == "" {
 		op.Kind = KindRead
 	}
 	if !op.Kind.Valid() {
-		return fail("kind %q is not read, write or destructive", op.Kind)
+		return nil, fail("kind %q is not read, write or destructive", op.Kind)
 	}
 	if op.Namespace == "" {
 		op.Namespace = DefaultNamespace(op.ID)
@@ -85,17 +153,29 @@ func (r *Registry) Register(op Operation) error {
 	if len(bytes.TrimSpace(op.Input)) == 0 {
 		op.Input = json.RawMessage(`{"type":"object"}`)
 	}
-	schema, err := compileObjectSchema(op.Input)
-	if err != nil {
-		return &RegistrationError{ID: op.ID, Err: fmt.Errorf("input schema: %w", err)}
-	}
 	if len(bytes.TrimSpace(op.Output)) > 0 && !json.Valid(op.Output) {
-		return fail("output schema is not valid JSON")
+		return nil, fail("output schema is not valid JSON")
 	}
+	op.Aliases = append([]string(nil), op.Aliases...)
 	for i, a := range op.Aliases {
 		op.Aliases[i] = strings.TrimSpace(a)
 	}
+	e := &entry{op: &op}
+	if compile {
+		schema, err := compileObjectSchema(op.Input)
+		if err != nil {
+			return nil, &RegistrationError{ID: op.ID, Err: fmt.Errorf("input schema: %w", err)}
+		}
+		e.schema = schema
+	} else if err := checkObjectRoot(op.Input); err != nil {
+		return nil, &RegistrationError{ID: op.ID, Err: fmt.Errorf("input schema: %w", err)}
+	}
+	return e, nil
+}
 
+// insert adds a prepared entry, refusing duplicate ids and aliases.
+func (r *Registry) insert(e *entry) error {
+	op := e.op
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.ops[op.ID]; dup {
@@ -112,8 +192,7 @@ func (r *Registry) Register(op Operation) error {
 			return &RegistrationError{ID: op.ID, Err: fmt.Errorf("%w: alias %q already names %q", ErrDuplicate, a, other)}
 		}
 	}
-	cp := op
-	r.ops[op.ID] = &entry{op: &cp, schema: schema}
+	r.ops[op.ID] = e
 	for _, a := range op.Aliases {
 		r.aliases[a] = op.ID
 	}
@@ -238,7 +317,11 @@ func (r *Registry) Validate(id string, args json.RawMessage) error {
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrUnknown, id)
 	}
-	return validate(e.schema, args)
+	schema, err := e.compiled()
+	if err != nil {
+		return fmt.Errorf("operation %q has an input schema that does not compile: %w", e.op.ID, err)
+	}
+	return validate(schema, args)
 }
 
 // ErrUnknown is wrapped by errors about an operation id that is not

@@ -238,3 +238,38 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+func TestRegisterAll(t *testing.T) {
+	good := func(id string) Operation {
+		return Operation{ID: id, Handler: echo, Input: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}
+	}
+	bad := Operation{ID: "x.bad", Handler: echo, Input: json.RawMessage(`{"type":"object","properties":{"n":{"type":"nope"}}}`)}
+	ops := []Operation{good("x.a"), bad, good("x.b"), good("x.a"), {ID: "Bad Id", Handler: echo}}
+
+	r := NewRegistry()
+	err := r.RegisterAll(ops, RegisterOptions{})
+	if r.Len() != 2 {
+		t.Fatalf("registered %d operations, want the 2 good ones", r.Len())
+	}
+	for _, want := range []string{`"x.bad"`, `"x.a": duplicate`, `"Bad Id"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("joined error %v lacks %s", err, want)
+		}
+	}
+
+	// Deferred: the bad schema registers and fails on first validation,
+	// naming the operation; good schemas validate as usual.
+	r = NewRegistry()
+	if err := r.RegisterAll([]Operation{good("x.a"), bad}, RegisterOptions{DeferCompile: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate("x.a", json.RawMessage(`{"n":"s"}`)); err == nil {
+		t.Fatal("deferred schema did not validate")
+	}
+	if err := r.Validate("x.bad", json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), `"x.bad"`) {
+		t.Fatalf("deferred bad schema: %v", err)
+	}
+	if err := r.RegisterAll([]Operation{{ID: "x.arr", Handler: echo, Input: json.RawMessage(`{"type":"array"}`)}}, RegisterOptions{DeferCompile: true}); err == nil {
+		t.Fatal("deferred registration must still refuse a non-object root")
+	}
+}

@@ -1,6 +1,7 @@
 package operations
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -90,7 +91,15 @@ func Add[In, Out any](r *Registry, op Operation, fn Func[In, Out]) error {
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(out)
+		// Results are read by models: keep "<" and "&" as they are rather
+		// than the \u003c escapes json.Marshal writes for HTML safety.
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			return nil, err
+		}
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 	}
 	return r.Register(op)
 }

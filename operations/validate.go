@@ -56,12 +56,8 @@ func compileObjectSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON: %w", err)
 	}
-	obj, ok := doc.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("root must be an object schema, got %s", jsonTypeName(doc))
-	}
-	if t, present := obj["type"]; present && !typeAllowsObject(t) {
-		return nil, fmt.Errorf("root must be an object schema, got type %v", t)
+	if err := objectRoot(doc); err != nil {
+		return nil, err
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -74,6 +70,40 @@ func compileObjectSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// checkObjectRoot checks, without compiling, that raw is JSON whose root is
+// an object schema.
+func checkObjectRoot(raw json.RawMessage) error {
+	var head struct {
+		Type any `json:"type"`
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return fmt.Errorf("not valid JSON: %w", err)
+		}
+		return objectRoot(v)
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return fmt.Errorf("not valid JSON: %w", err)
+	}
+	if head.Type != nil && !typeAllowsObject(head.Type) {
+		return fmt.Errorf("root must be an object schema, got type %v", head.Type)
+	}
+	return nil
+}
+
+func objectRoot(doc any) error {
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return fmt.Errorf("root must be an object schema, got %s", jsonTypeName(doc))
+	}
+	if t, present := obj["type"]; present && !typeAllowsObject(t) {
+		return fmt.Errorf("root must be an object schema, got type %v", t)
+	}
+	return nil
 }
 
 func typeAllowsObject(t any) bool {
