@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/tokens"
@@ -12,15 +11,21 @@ import (
 
 // cutReport says how a result was cut to fit the budget.
 type cutReport struct {
-	warning string
-	step    Step
+	kept, total int
 }
+
+// cursorKeys are result fields that point past the items a page returned.
+// When a result is cut, they would skip the items that were dropped, so
+// they are removed.
+var cursorKeys = map[string]bool{"next_cursor": true, "nextCursor": true, "next_page_token": true, "nextPageToken": true, "next": true}
 
 // budget keeps a result within MaxResultTokens (o200k_base). A result that
 // fits is returned unchanged. Otherwise the largest array in it (the result
-// itself, or its largest array-valued field) is cut at an item boundary to
-// the most items that fit. A result with no array to cut, or that does not
-// fit even with no items, is refused with result_too_large.
+// itself, or its largest array-valued top-level field) is cut at an item
+// boundary to the most items that fit, keeping the bytes of everything else
+// as they were (key order included) and dropping cursors that would skip
+// the dropped items. A result with no array to cut, or that does not fit
+// even with no items, is refused with result_too_large.
 func (s *Server) budget(op *operations.Operation, raw json.RawMessage) (json.RawMessage, *cutReport, *Envelope) {
 	limit := s.opts.MaxResultTokens
 	// Every token is at least one byte, so a result no longer than the limit
@@ -40,68 +45,132 @@ func (s *Server) budget(op *operations.Operation, raw json.RawMessage) (json.Raw
 			map[string]any{"tokens": n, "limit": limit},
 			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: s.pagingHint(op) + " to ask for less"})
 	}
-	var doc any
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if err := d.Decode(&doc); err != nil {
+	sp, ok := splitResult(raw)
+	if !ok || len(sp.items) == 0 {
 		return tooLarge()
 	}
-	items, rebuild := largestArray(doc)
-	if items == nil {
+	// Count every item once; the result with k items costs about the frame
+	// plus the first k item counts. Pick k from the prefix sums, then check
+	// the real count and step down while it is over (rarely more than once).
+	frame, err := tokens.Count(tokens.O200K, string(sp.build(0)))
+	if err != nil {
 		return tooLarge()
 	}
-	fits := func(k int) (json.RawMessage, bool) {
-		b, err := json.Marshal(rebuild(items[:k]))
-		if err != nil {
-			return nil, false
+	k, sum := 0, frame
+	for _, it := range sp.items {
+		c, _ := tokens.Count(tokens.O200K, string(it))
+		if sum+c+1 > limit {
+			break
 		}
-		if len(b) <= limit {
-			return b, true
+		sum += c + 1
+		k++
+	}
+	for ; k >= 0; k-- {
+		out := sp.build(k)
+		if len(out) <= limit {
+			return out, &cutReport{kept: k, total: len(sp.items)}, nil
 		}
-		c, err := tokens.Count(tokens.O200K, string(b))
-		return b, err == nil && c <= limit
+		if c, err := tokens.Count(tokens.O200K, string(out)); err == nil && c <= limit {
+			return out, &cutReport{kept: k, total: len(sp.items)}, nil
+		}
 	}
-	// The largest k whose result fits: binary search over item counts.
-	k := sort.Search(len(items)+1, func(k int) bool { _, ok := fits(k); return !ok }) - 1
-	if k < 0 {
-		return tooLarge()
-	}
-	out, _ := fits(k)
-	why := fmt.Sprintf("the result was cut to %d of %d items; %s for the rest", k, len(items), s.pagingHint(op))
-	step := Step{Tool: s.verbFor(op), Action: op.ID, Why: why}
-	if containsString(s.info(op).paging, "limit") {
-		step.Params = map[string]any{"limit": max(k, 1)}
-	}
-	return out, &cutReport{warning: fmt.Sprintf("result cut from %d to %d items to fit %d tokens", len(items), k, limit), step: step}, nil
+	return tooLarge()
 }
 
-// largestArray finds the array to cut in a decoded result and returns a
-// function that rebuilds the result around a shorter copy of it.
-func largestArray(doc any) ([]any, func([]any) any) {
-	switch v := doc.(type) {
-	case []any:
-		return v, func(a []any) any { return a }
-	case map[string]any:
-		best, bestLen := "", -1
-		for k, x := range v {
-			if arr, ok := x.([]any); ok && len(arr) > 0 {
-				b, _ := json.Marshal(arr)
-				if len(b) > bestLen {
-					best, bestLen = k, len(b)
-				}
-			}
+// split is a result taken apart around the array to cut.
+type split struct {
+	before, after []byte            // bytes around the array
+	items         []json.RawMessage // the array's items
+}
+
+func (sp split) build(k int) json.RawMessage {
+	var b bytes.Buffer
+	b.Write(sp.before)
+	b.WriteByte('[')
+	for i, it := range sp.items[:k] {
+		if i > 0 {
+			b.WriteByte(',')
 		}
-		if best == "" {
-			return nil, nil
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	b.Write(sp.after)
+	return b.Bytes()
+}
+
+// splitResult finds the array to cut: the result itself when it is an
+// array, else its largest array-valued top-level field. Cursor fields are
+// left out of the rebuilt object.
+func splitResult(raw json.RawMessage) (split, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return split{}, false
+	}
+	if raw[0] == '[' {
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return split{}, false
 		}
-		return v[best].([]any), func(a []any) any {
-			m := make(map[string]any, len(v))
-			for k, x := range v {
-				m[k] = x
-			}
-			m[best] = a
-			return m
+		return split{items: items}, true
+	}
+	if raw[0] != '{' {
+		return split{}, false
+	}
+	type field struct {
+		key   string
+		value json.RawMessage
+	}
+	var fields []field
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := d.Token(); err != nil { // {
+		return split{}, false
+	}
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return split{}, false
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return split{}, false
+		}
+		fields = append(fields, field{key, v})
+	}
+	best := -1
+	for i, f := range fields {
+		if len(f.value) > 0 && f.value[0] == '[' && (best < 0 || len(f.value) > len(fields[best].value)) {
+			best = i
 		}
 	}
-	return nil, nil
+	if best < 0 {
+		return split{}, false
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(fields[best].value, &items) != nil {
+		return split{}, false
+	}
+	var before, after bytes.Buffer
+	cur := &before
+	cur.WriteByte('{')
+	first := true
+	for i, f := range fields {
+		if cursorKeys[f.key] {
+			continue
+		}
+		if !first {
+			cur.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(f.key)
+		cur.Write(k)
+		cur.WriteByte(':')
+		if i == best {
+			cur = &after
+			continue
+		}
+		cur.Write(f.value)
+	}
+	cur.WriteByte('}')
+	return split{before: before.Bytes(), after: after.Bytes(), items: items}, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,6 +120,9 @@ func (s *Server) filterFor(f filters, kinds ...operations.Kind) router.Filter {
 }
 
 func (s *Server) find(ctx context.Context, in Input) *Envelope {
+	if in.PlanRef != "" {
+		return planRefMisplaced(ToolFind)
+	}
 	f, bad := parseFilters(in, []string{"namespace", "kind", "limit"}, defaultFindLimit, maxFindLimit)
 	if bad != nil {
 		bad.Remedy.Tool = ToolFind
@@ -129,7 +133,7 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 		query = in.Action
 	}
 	if query == "" {
-		env := s.overview(f)
+		env := s.overview(filters{})
 		env.NextSteps = append([]Step{{Tool: ToolFind, Why: "search by intent, e.g. {\"intent\": \"list open tickets\"}"}}, env.NextSteps...)
 		return env
 	}
@@ -155,7 +159,13 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 
 // describe: overview, namespace page, one descriptor, or intent lookup.
 func (s *Server) describe(ctx context.Context, in Input) *Envelope {
-	if in.Action != "" && in.Action != "describe" {
+	if in.PlanRef != "" {
+		return planRefMisplaced(ToolDescribe)
+	}
+	if in.Action == "describe" {
+		return s.describeTool(ToolDescribe)
+	}
+	if in.Action != "" {
 		op, ok := s.lookup(in.Action)
 		if !ok {
 			return s.unknownAction(in.Action, ToolDescribe)
@@ -176,12 +186,14 @@ func (s *Server) describe(ctx context.Context, in Input) *Envelope {
 			return failure(CodeNoMatch, "no operation matches that intent", nil,
 				&Remedy{Tool: ToolDescribe, Fix: "browse the namespaces with describe {} or rephrase"})
 		}
-		ds := make([]descriptor, len(res.Candidates))
-		for i, c := range res.Candidates {
-			ds[i] = s.descriptor(c.Op)
-		}
+		// The best match in full, the rest as one line each: the full
+		// schemas of runners-up are rarely wanted and cost hundreds of tokens.
 		top := res.Candidates[0].Op
-		return success(map[string]any{"matches": ds}, Step{Tool: s.verbFor(top), Action: top.ID, Why: "run the best match"})
+		data := map[string]any{"match": s.descriptor(top)}
+		if len(res.Candidates) > 1 {
+			data["others"] = s.candidateViews(res.Candidates[1:])
+		}
+		return success(data, Step{Tool: s.verbFor(top), Action: top.ID, Why: "run the best match"})
 	}
 	if f.Namespace != "" {
 		if f.Limit == 0 {
@@ -192,13 +204,42 @@ func (s *Server) describe(ctx context.Context, in Input) *Envelope {
 	return s.overview(f)
 }
 
-// describeTool answers action "describe" on find, ask or act: how to use
-// that tool.
+func planRefMisplaced(tool string) *Envelope {
+	return failure(CodeInvalidParams, "plan_ref belongs to act; "+tool+" does not take it", map[string]string{"field": "plan_ref"},
+		&Remedy{Tool: ToolAct, Fix: "confirm previews with act, passing the same action and params plus plan_ref"})
+}
+
+// toolUsage is what action "describe" returns for each tool: the inputs it
+// takes, in more words than the listing can afford, with an example.
+var toolUsage = map[string]struct {
+	params  string
+	example string
+}{
+	ToolFind: {
+		params:  "intent: what you want in plain words. params (filters, optional): namespace (e.g. from describe {}), kind (read|write|destructive), limit (1-25, default 5). With no intent: the catalog overview.",
+		example: `{"intent": "list open tickets", "params": {"kind": "read"}}`,
+	},
+	ToolDescribe: {
+		params:  "action: an operation id for its full input schema and result shape. Or params: namespace (with limit 1-200 and cursor from next_cursor) for that namespace's operations. Or intent: the best match with its schema. Nothing: the namespaces.",
+		example: `{"action": "<operation id from find>"}`,
+	},
+	ToolAsk: {
+		params:  "action: a read operation's id; params: its arguments, as its input schema says (describe shows it). Or intent alone (plus params): runs the best read operation when the match is certain, else returns candidates.",
+		example: `{"action": "<operation id>", "params": {"<name>": "<value>"}}`,
+	},
+	ToolAct: {
+		params:  "action: an operation id; params: its arguments. Destructive operations (and every write when the server confirms writes) first return code confirmation_required with a preview and details.plan_ref; call again with the same action and params plus plan_ref to execute, once. Intent alone never executes: it returns the resolved plan.",
+		example: `{"action": "<operation id>", "params": {...}, "plan_ref": "<from the preview>"}`,
+	},
+}
+
+// describeTool answers action "describe" on any tool: how to use that tool.
 func (s *Server) describeTool(tool string) *Envelope {
 	for _, t := range s.Tools() {
 		if t.Verb == tool {
-			return success(map[string]any{"tool": t.Name, "description": t.Description, "input": t.InputSchema},
-				Step{Tool: ToolFind, Why: "find an operation id by intent"})
+			u := toolUsage[tool]
+			return success(map[string]any{"tool": t.Name, "description": t.Description, "inputs": u.params, "example": u.example},
+				Step{Tool: ToolDescribe, Why: "see the catalog's namespaces"})
 		}
 	}
 	return failure(CodeUnknownAction, fmt.Sprintf("tool %q is not enabled", tool), nil, nil)
@@ -311,8 +352,7 @@ func (s *Server) unknownAction(id, tool string) *Envelope {
 	msg := fmt.Sprintf("no operation %q", id)
 	if op, ok := s.reg.Get(id); ok && !s.visible(op) {
 		if op.Kind.IsWrite() && s.opts.Writes == WritesDeny && s.allowedID(op.ID) {
-			return failure(CodeWritesDisabled, fmt.Sprintf("%q changes state and this server is read-only", id), nil,
-				&Remedy{Tool: ToolFind, Fix: "the operator can enable writes with --writes confirm or --writes allow"})
+			return failure(CodeWritesDisabled, fmt.Sprintf("%s changes state and this server is read-only", op.ID), nil, readOnlyRemedy())
 		}
 		// Hidden by allow/deny: answer as if it did not exist.
 	}
@@ -376,6 +416,16 @@ func clip(s string, n int) string {
 	return strings.TrimRight(string(r), " ,.;:") + "…"
 }
 
+// round2 rounds a score for display. Infinite scores (an exact id match)
+// and NaN have no JSON encoding; they are reported as 100 and 0.
 func round2(f float64) float64 {
-	return float64(int64(f*100+0.5)) / 100
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f > 100:
+		return 100
+	case f < -100:
+		return -100
+	}
+	return math.Round(f*100) / 100
 }

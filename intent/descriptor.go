@@ -3,6 +3,7 @@ package intent
 import (
 	"encoding/json"
 	"sort"
+	"strings"
 
 	"github.com/intentsrv/intentsrv/operations"
 )
@@ -22,13 +23,13 @@ type descriptor struct {
 	Kind        string               `json:"kind"`
 	Tool        string               `json:"tool"`
 	Input       json.RawMessage      `json:"input"`
-	Output      json.RawMessage      `json:"output,omitempty"`
+	Returns     any                  `json:"returns,omitempty"`
 	Examples    []operations.Example `json:"examples,omitempty"`
 	Aliases     []string             `json:"aliases,omitempty"`
 	Idempotent  bool                 `json:"idempotent,omitempty"`
 	Deprecated  bool                 `json:"deprecated,omitempty"`
 	Confirm     bool                 `json:"needs_confirmation,omitempty"`
-	Source      string               `json:"source"`
+	Source      string               `json:"source,omitempty"`
 }
 
 func (s *Server) descriptor(op *operations.Operation) descriptor {
@@ -40,13 +41,13 @@ func (s *Server) descriptor(op *operations.Operation) descriptor {
 		Kind:        string(op.Kind),
 		Tool:        s.opts.ToolPrefix + s.verbFor(op),
 		Input:       info.input,
-		Output:      info.output,
+		Returns:     info.returns,
 		Examples:    op.Examples,
 		Aliases:     op.Aliases,
 		Idempotent:  op.Idempotent,
 		Deprecated:  op.Deprecated,
 		Confirm:     s.needsConfirmation(op),
-		Source:      op.Source,
+		Source:      sourceLabel(op.Source),
 	}
 }
 
@@ -56,7 +57,16 @@ type opInfo struct {
 	required []string
 	paging   []string // names of paging parameters, when the input has them
 	input    json.RawMessage
-	output   json.RawMessage
+	returns  any // the output schema's shape, when known
+}
+
+// sourceLabel hides the default source: "go" on every demo descriptor is
+// tokens that say nothing.
+func sourceLabel(src string) string {
+	if src == "go" {
+		return ""
+	}
+	return src
 }
 
 func (s *Server) info(op *operations.Operation) *opInfo {
@@ -88,7 +98,11 @@ func (s *Server) info(op *operations.Operation) *opInfo {
 	if len(op.Output) > 0 {
 		var out map[string]any
 		if json.Unmarshal(op.Output, &out) == nil {
-			inf.output = compactSchema(out, outputSchemaDepth)
+			defs, _ := out["$defs"].(map[string]any)
+			if defs == nil {
+				defs, _ = out["definitions"].(map[string]any)
+			}
+			inf.returns = shapeOf(out, defs, outputSchemaDepth)
 		}
 	}
 	v, _ := s.infos.LoadOrStore(op, inf)
@@ -160,4 +174,84 @@ func capSchema(v any, depth int, root bool) any {
 		out[k] = x
 	}
 	return out
+}
+
+// shapeOf reduces an output schema to the shape of the value it describes:
+// objects become {field: shape}, arrays [shape], scalars their type name
+// ("string", "integer|null", "string(date-time)"). An agent needs field
+// names and types to use a result, not the full schema, and the shape costs
+// a fraction of the tokens. $refs into defs are followed; depth bounds
+// recursion (cut parts read "...").
+func shapeOf(v any, defs map[string]any, depth int) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "any"
+	}
+	if depth < 0 {
+		return "..."
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		name := ref[strings.LastIndexByte(ref, '/')+1:]
+		if d, ok := defs[name]; ok {
+			return shapeOf(d, defs, depth-1)
+		}
+		return "any"
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		if alts, ok := m[k].([]any); ok && len(alts) > 0 {
+			if k == "allOf" && len(alts) > 1 {
+				merged := map[string]any{}
+				for _, a := range alts {
+					if sm, ok := shapeOf(a, defs, depth).(map[string]any); ok {
+						for f, x := range sm {
+							merged[f] = x
+						}
+					}
+				}
+				return merged
+			}
+			return shapeOf(alts[0], defs, depth)
+		}
+	}
+	typ := typeName(m["type"])
+	switch {
+	case typ == "object" || (typ == "" && m["properties"] != nil):
+		props, _ := m["properties"].(map[string]any)
+		if len(props) == 0 {
+			return "object"
+		}
+		out := make(map[string]any, len(props))
+		for name, p := range props {
+			out[name] = shapeOf(p, defs, depth-1)
+		}
+		return out
+	case typ == "array":
+		return []any{shapeOf(m["items"], defs, depth-1)}
+	case typ == "":
+		return "any"
+	}
+	if f, ok := m["format"].(string); ok && f != "" {
+		return typ + "(" + f + ")"
+	}
+	return typ
+}
+
+func typeName(t any) string {
+	switch v := t.(type) {
+	case string:
+		return v
+	case []any:
+		var parts []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		// ["object","null"] is an object that may be null: keep the shape.
+		if len(parts) == 2 && parts[1] == "null" && (parts[0] == "object" || parts[0] == "array") {
+			return parts[0]
+		}
+		return strings.Join(parts, "|")
+	}
+	return ""
 }

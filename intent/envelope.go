@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"bytes"
 	"encoding/json"
 )
 
@@ -86,12 +87,26 @@ type Envelope struct {
 
 // JSON encodes the envelope compactly. Encoding cannot fail for envelopes the
 // server builds; a failure yields a minimal internal_error envelope.
+//
+// HTML is not escaped: the reader is a model, and "\u003c" for "<" only
+// costs tokens and clarity.
 func (e *Envelope) JSON() []byte {
-	b, err := json.Marshal(e)
+	b, err := encodeJSON(e)
 	if err != nil {
 		return []byte(`{"ok":false,"error":"envelope could not be encoded","code":"internal_error"}`)
 	}
 	return b
+}
+
+// encodeJSON is json.Marshal without HTML escaping.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 func (m *Meta) empty() bool {
@@ -127,5 +142,5 @@ func marshal(v any) (json.RawMessage, error) {
 	if raw, ok := v.(json.RawMessage); ok {
 		return raw, nil
 	}
-	return json.Marshal(v)
+	return encodeJSON(v)
 }

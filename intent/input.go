@@ -27,7 +27,7 @@ type Input struct {
 const (
 	maxInputBytes  = 1 << 20
 	maxIntentRunes = 2000
-	maxActionBytes = 256
+	maxActionBytes = 128
 )
 
 // InputError is a problem with the condensed input itself, before any
@@ -59,11 +59,18 @@ func DecodeInput(raw []byte) (Input, error) {
 	if len(raw) > maxInputBytes {
 		return Input{}, &InputError{Message: fmt.Sprintf("input is %d bytes; the limit is %d", len(raw), maxInputBytes)}
 	}
+	if raw[0] == '"' {
+		// Some hosts send the whole argument object as a JSON string.
+		var s string
+		if json.Unmarshal(raw, &s) == nil && strings.HasPrefix(strings.TrimSpace(s), "{") {
+			raw = []byte(strings.TrimSpace(s))
+		}
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		var ute *json.UnmarshalTypeError
 		if errors.As(err, &ute) {
-			return Input{}, &InputError{Message: "input must be a JSON object with action, params and intent"}
+			return Input{}, &InputError{Message: "input must be a JSON object with action, params, intent and (act only) plan_ref"}
 		}
 		return Input{}, &InputError{Message: "input is not valid JSON: " + err.Error()}
 	}
@@ -112,7 +119,7 @@ func DecodeInput(raw []byte) (Input, error) {
 	in.Intent = strings.TrimSpace(in.Intent)
 	in.PlanRef = strings.TrimSpace(in.PlanRef)
 	if len(in.Action) > maxActionBytes {
-		return Input{}, &InputError{Field: "action", Message: fmt.Sprintf("is %d bytes; operation ids are at most 128 characters", len(in.Action))}
+		return Input{}, &InputError{Field: "action", Message: fmt.Sprintf("is %d characters, longer than any operation id (at most 128); put plain words in intent", len(in.Action))}
 	}
 	if n := len([]rune(in.Intent)); n > maxIntentRunes {
 		return Input{}, &InputError{Field: "intent", Message: fmt.Sprintf("is %d characters; say it in at most %d", n, maxIntentRunes)}

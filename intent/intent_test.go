@@ -169,7 +169,8 @@ func TestDescribe(t *testing.T) {
 		env := call(t, s, "describe", `{"action":"notes.get"}`)
 		d := data(t, env)
 		in := d["input"].(map[string]any)
-		if in["properties"].(map[string]any)["id"] == nil || d["tool"] != "ask" || d["output"] == nil {
+		ret, _ := d["returns"].(map[string]any)
+		if in["properties"].(map[string]any)["id"] == nil || d["tool"] != "ask" || ret["title"] != "string" || ret["id"] != "integer" {
 			t.Fatalf("descriptor: %s", env.JSON())
 		}
 		if _, ok := in["$schema"]; ok {
@@ -188,7 +189,7 @@ func TestDescribe(t *testing.T) {
 	})
 	t.Run("intent", func(t *testing.T) {
 		env := call(t, s, "describe", `{"intent":"list all notes"}`)
-		m := data(t, env)["matches"].([]any)[0].(map[string]any)
+		m := data(t, env)["match"].(map[string]any)
 		if m["id"] != "notes.list" || m["input"] == nil {
 			t.Fatalf("describe intent: %s", env.JSON())
 		}
@@ -464,8 +465,18 @@ func TestResultBudget(t *testing.T) {
 	if len(items) == 0 || len(items) >= 300 {
 		t.Fatalf("kept %d items", len(items))
 	}
-	if step := env.NextSteps[0]; step.Action != "notes.list" || !strings.Contains(step.Why, "cursor") {
-		t.Fatalf("next step should name the paging params: %+v", step)
+	if _, stale := data(t, env)["next_cursor"]; stale {
+		t.Fatalf("a cut result kept a cursor that would skip the cut items: %s", env.JSON())
+	}
+	step := env.NextSteps[0]
+	if step.Action != "notes.list" || step.Params["limit"] != len(items) {
+		t.Fatalf("next step should repeat the call with a limit that fits: %+v", step)
+	}
+	// Following the step gives a page that fits, with a cursor to go on.
+	b, _ := json.Marshal(map[string]any{"action": step.Action, "params": step.Params})
+	next := call(t, s, "ask", string(b))
+	if !next.OK || next.Meta.Truncated || data(t, next)["next_cursor"] == nil {
+		t.Fatalf("following the step: %s", next.JSON())
 	}
 	env = call(t, s, "ask", `{"action":"faults.blob"}`)
 	if env.Code != CodeResultTooLarge || env.Remedy == nil {
@@ -546,5 +557,51 @@ func TestAmbiguousIntentReturnsCandidates(t *testing.T) {
 	env = call(t, s, "ask", `{"intent":"book me a flight to lisbon"}`)
 	if env.Code != CodeNoMatch || env.Remedy == nil {
 		t.Fatalf("want no_match: %s", env.JSON())
+	}
+}
+
+func TestParamsNarrowAnAmbiguousIntent(t *testing.T) {
+	r, _ := newTestRegistry(t)
+	type byEmail struct {
+		Email string `json:"email" jsonschema:"description=address"`
+	}
+	type byPhone struct {
+		Phone string `json:"phone" jsonschema:"description=number"`
+	}
+	if err := operations.Add(r, operations.Operation{ID: "people.find_by_email", Summary: "Look up a person"}, func(ctx context.Context, in byEmail) (string, error) { return "email", nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := operations.Add(r, operations.Operation{ID: "people.find_by_phone", Summary: "Look up a person"}, func(ctx context.Context, in byPhone) (string, error) { return "phone", nil }); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := New(r, Options{})
+	if env := call(t, s, "ask", `{"intent":"look up a person"}`); env.Code != CodeAmbiguousIntent {
+		t.Fatalf("without params the intent is ambiguous: %s", env.JSON())
+	}
+	env := call(t, s, "ask", `{"intent":"look up a person","params":{"phone":"+1 555"}}`)
+	if !env.OK || string(env.Data) != `"phone"` {
+		t.Fatalf("params fit exactly one candidate: %s", env.JSON())
+	}
+}
+
+func TestStrayFieldsRemedy(t *testing.T) {
+	s, _ := newTestServer(t, Options{})
+	env := call(t, s, "ask", `{"action":"notes.get","id":3}`)
+	if env.Code != CodeInvalidParams || env.Remedy.Action != "notes.get" || !strings.Contains(env.Remedy.Fix, `"params":{"id":3}`) {
+		t.Fatalf("remedy should show the corrected call: %s", env.JSON())
+	}
+	// A whole argument object sent as a JSON string is accepted.
+	if env := call(t, s, "ask", `"{\"action\":\"notes.get\",\"params\":{\"id\":3}}"`); !env.OK {
+		t.Fatalf("stringified arguments: %s", env.JSON())
+	}
+	if env := call(t, s, "ask", `{"action":"NOTES.GET","params":{"id":3}}`); !env.OK {
+		t.Fatalf("upper-case id: %s", env.JSON())
+	}
+	if env := call(t, s, "find", `{"intent":"x","plan_ref":"v1.1.a.b"}`); env.Code != CodeInvalidParams {
+		t.Fatalf("plan_ref on find: %s", env.JSON())
+	}
+	env = call(t, s, "find", `{"intent":"notes.get"}`)
+	if score := data(t, env)["candidates"].([]any)[0].(map[string]any)["score"].(float64); score <= 0 || score > 100 {
+		t.Fatalf("exact-id score = %v; want a finite positive number", score)
 	}
 }

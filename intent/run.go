@@ -35,7 +35,7 @@ func (s *Server) needsConfirmation(op *operations.Operation) bool {
 
 func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 	if in.PlanRef != "" {
-		return failure(CodeInvalidParams, "plan_ref belongs to act", nil, &Remedy{Tool: ToolAct, Action: in.Action, Fix: "confirm previews with act"})
+		return planRefMisplaced(ToolAsk)
 	}
 	if in.Action != "" {
 		op, ok := s.lookup(in.Action)
@@ -72,12 +72,23 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 		return nil, env
 	}
 	top := res.Candidates[0].Op
+	if res.Decision != router.DecisionRun && len(in.Params) > 0 {
+		// The params the agent sent narrow the choice: when exactly one
+		// candidate accepts them, that is the operation meant.
+		var fits []*operations.Operation
+		for _, c := range res.Candidates {
+			if len(s.info(c.Op).required) > 0 && s.reg.Validate(c.Op.ID, in.argsJSON()) == nil {
+				fits = append(fits, c.Op)
+			}
+		}
+		if len(fits) == 1 {
+			return fits[0], nil
+		}
+	}
 	if res.Decision != router.DecisionRun {
-		env := failure(CodeAmbiguousIntent, "several operations could serve that intent; pick one",
+		return nil, failure(CodeAmbiguousIntent, "several operations could serve that intent; pick one",
 			map[string]any{"candidates": s.candidateViews(res.Candidates)},
 			&Remedy{Tool: tool, Action: top.ID, Fix: "call again with action set to the right candidate's id"})
-		s.routingMeta(env, res)
-		return nil, env
 	}
 	if err := s.reg.Validate(top.ID, in.argsJSON()); err != nil {
 		env := s.invalidParams(top, err)
@@ -260,14 +271,66 @@ func (s *Server) execute(ctx context.Context, op *operations.Operation, args jso
 	if op.Deprecated {
 		out.Warnings = append(out.Warnings, op.ID+" is deprecated")
 	}
-	if cut != nil {
+	paging := s.info(op).paging
+	switch {
+	case cut != nil:
 		out.meta().Truncated = true
-		out.Warnings = append(out.Warnings, cut.warning)
-		out.NextSteps = append(out.NextSteps, cut.step)
-	} else if next := nextCursor(data); next != "" && containsString(s.info(op).paging, "cursor") {
-		out.NextSteps = append(out.NextSteps, Step{Tool: s.verbFor(op), Action: op.ID, Params: map[string]any{"cursor": next}, Why: "next page"})
+		out.Warnings = append(out.Warnings, fmt.Sprintf("result cut from %d to %d items to fit %d tokens; its cursor was dropped because it would skip the cut items",
+			cut.total, cut.kept, s.opts.MaxResultTokens))
+		step := Step{Tool: s.verbFor(op), Action: op.ID, Why: "the result was cut; " + s.pagingHint(op) + " to get it in parts"}
+		if containsString(paging, "limit") {
+			step.Params = withParam(args, "limit", max(cut.kept, 1))
+			step.Why = "repeat with this limit to get a page that fits, then follow its next_cursor"
+		}
+		out.NextSteps = append(out.NextSteps, step)
+	case containsString(paging, "cursor"):
+		if next := nextCursor(data); next != "" {
+			out.NextSteps = append(out.NextSteps, Step{Tool: s.verbFor(op), Action: op.ID, Params: withParam(args, "cursor", next), Why: "next page"})
+		}
+	}
+	if op.Kind.IsWrite() {
+		if step, ok := s.readBack(op, data); ok {
+			out.NextSteps = append(out.NextSteps, step)
+		}
 	}
 	return out
+}
+
+// withParam returns args as a map with key set to v: a next step repeats
+// the caller's filters, not just the cursor.
+func withParam(args json.RawMessage, key string, v any) map[string]any {
+	m := map[string]any{}
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	_ = d.Decode(&m)
+	m[key] = v
+	return m
+}
+
+// readBack suggests reading what a write returned: the namespace's "get"
+// operation when it takes exactly one required parameter and the result
+// carries an id.
+func (s *Server) readBack(op *operations.Operation, data json.RawMessage) (Step, bool) {
+	get, ok := s.lookup(op.Namespace + ".get")
+	if !ok || get.ID == op.ID {
+		return Step{}, false
+	}
+	req := s.info(get).required
+	if len(req) != 1 || len(data) == 0 || data[0] != '{' {
+		return Step{}, false
+	}
+	var res map[string]json.RawMessage
+	if json.Unmarshal(data, &res) != nil {
+		return Step{}, false
+	}
+	id, ok := res["id"]
+	if !ok {
+		id, ok = res[req[0]]
+	}
+	if !ok {
+		return Step{}, false
+	}
+	return Step{Tool: s.verbFor(get), Action: get.ID, Params: map[string]any{req[0]: id}, Why: "read it back"}, true
 }
 
 func containsString(ss []string, s string) bool {
@@ -303,6 +366,10 @@ func (s *Server) operationFailure(op *operations.Operation, err error) *Envelope
 		return failure(CodeInternalError, op.ID+" failed with an internal error; nothing is known about its effects", nil,
 			&Remedy{Tool: ToolDescribe, Action: op.ID, Fix: "check the state with a read operation before retrying"})
 	case errors.Is(err, errTimeout):
+		if op.Kind.IsWrite() && !op.Idempotent {
+			return failure(CodeTimeout, fmt.Sprintf("%s did not finish within %s; it may still have taken effect", op.ID, s.opts.Timeout), nil,
+				&Remedy{Tool: ToolAsk, Fix: "check the current state with a read operation before retrying, or the write may happen twice"})
+		}
 		return failure(CodeTimeout, fmt.Sprintf("%s did not finish within %s", op.ID, s.opts.Timeout), nil,
 			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: "narrow the request (filters, smaller limit) or retry later"})
 	case errors.Is(err, context.Canceled):

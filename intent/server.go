@@ -9,6 +9,7 @@ package intent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"path"
@@ -186,9 +187,13 @@ func (s *Server) allowedID(id string) bool {
 	return false
 }
 
-// lookup finds a visible operation by id or alias.
+// lookup finds a visible operation by id or alias. Ids are lowercase;
+// an id sent in another case is accepted, since its meaning is plain.
 func (s *Server) lookup(id string) (*operations.Operation, bool) {
 	op, ok := s.reg.Get(id)
+	if !ok {
+		op, ok = s.reg.Get(strings.ToLower(id))
+	}
 	if !ok || !s.visible(op) {
 		return nil, false
 	}
@@ -209,10 +214,11 @@ func (s *Server) verbFor(op *operations.Operation) string {
 func (s *Server) Call(ctx context.Context, tool string, raw []byte) *Envelope {
 	in, err := DecodeInput(raw)
 	if err != nil {
-		env := failure(CodeInvalidParams, "bad input: "+err.Error(), inputErrorDetails(err), &Remedy{
-			Tool: tool, Fix: `send {"action": "<operation id>", "params": {...}} or {"intent": "<what you want>"}`,
-		})
-		return s.finish(env)
+		remedy := &Remedy{Tool: tool, Fix: `send {"action": "<operation id>", "params": {...}} or {"intent": "<what you want>"}`}
+		if fixed, action, ok := moveStrayFields(raw); ok {
+			remedy = &Remedy{Tool: tool, Action: action, Fix: "put operation arguments inside params: " + fixed}
+		}
+		return s.finish(failure(CodeInvalidParams, "bad input: "+err.Error(), inputErrorDetails(err), remedy))
 	}
 	return s.Do(ctx, tool, in)
 }
@@ -242,8 +248,7 @@ func (s *Server) Do(ctx context.Context, tool string, in Input) (env *Envelope) 
 		return s.ask(ctx, in)
 	case ToolAct:
 		if s.opts.Writes == WritesDeny {
-			return failure(CodeWritesDisabled, "this server is read-only: act is disabled", nil,
-				&Remedy{Tool: ToolAsk, Fix: "use ask for read operations; the operator can enable writes with --writes confirm or --writes allow"})
+			return failure(CodeWritesDisabled, "this server is read-only: act is disabled", nil, readOnlyRemedy())
 		}
 		return s.act(ctx, in)
 	}
@@ -265,6 +270,47 @@ func (s *Server) finish(env *Envelope) *Envelope {
 		env.Remedy.Tool = s.opts.ToolPrefix + env.Remedy.Tool
 	}
 	return env
+}
+
+// readOnlyRemedy is the way forward when a write is refused by the deny
+// policy: the agent cannot change the policy, so it should say so.
+func readOnlyRemedy() *Remedy {
+	return &Remedy{Tool: ToolAsk, Fix: "this server only runs reads: tell the user the change needs writes enabled by the operator (intentsrv serve --writes confirm); reads still work with ask"}
+}
+
+// moveStrayFields rewrites an input that put operation arguments at the top
+// level into the corrected call, for the remedy. ok is false when raw is not
+// such an input.
+func moveStrayFields(raw []byte) (fixed, action string, ok bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return "", "", false
+	}
+	params := map[string]json.RawMessage{}
+	if p, has := m["params"]; has {
+		if json.Unmarshal(p, &params) != nil {
+			return "", "", false
+		}
+	}
+	moved := false
+	for k, v := range m {
+		if !knownFields[k] {
+			params[k] = v
+			delete(m, k)
+			moved = true
+		}
+	}
+	if !moved {
+		return "", "", false
+	}
+	p, _ := json.Marshal(params)
+	m["params"] = p
+	b, err := encodeJSON(m)
+	if err != nil || len(b) > 600 {
+		return "", "", false
+	}
+	_ = json.Unmarshal(m["action"], &action)
+	return string(b), action, true
 }
 
 func inputErrorDetails(err error) any {
