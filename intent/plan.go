@@ -2,6 +2,7 @@ package intent
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -24,28 +25,75 @@ var (
 	errPlanMalformed = errors.New("plan_ref is malformed")
 	errPlanMismatch  = errors.New("plan_ref does not match this action, params and caller")
 	errPlanExpired   = errors.New("plan_ref has expired")
-	errPlanUsed      = errors.New("plan_ref was already executed")
+	// ErrPlanUsed is returned by a PlanStore for a plan_ref that already
+	// executed.
+	ErrPlanUsed = errors.New("plan_ref was already executed")
 )
 
-// planSigner issues and verifies plan_refs, and remembers which ones have
-// executed within this process so each runs at most once.
-type planSigner struct {
-	key []byte
-	ttl time.Duration
-	now func() time.Time
-
-	mu   sync.Mutex
-	used map[string]time.Time // plan_ref -> expiry
+// PlanStore records which plan_refs have executed, so that each executes at
+// most once. Implementations must be safe for concurrent use; replicas that
+// share a plan key should share a store.
+type PlanStore interface {
+	// Consume marks ref as executed until expires (after which the ref is
+	// refused as expired anyway, so the record may be forgotten). It
+	// returns ErrPlanUsed when ref was consumed before.
+	Consume(ctx context.Context, ref string, expires time.Time) error
 }
 
-func newPlanSigner(key []byte, ttl time.Duration, now func() time.Time) *planSigner {
+// MemoryPlanStore is the default PlanStore: a set in this process's memory,
+// swept of expired refs as it goes. The zero value is ready to use.
+type MemoryPlanStore struct {
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+
+	mu   sync.Mutex
+	used map[string]time.Time
+}
+
+// Consume implements PlanStore.
+func (m *MemoryPlanStore) Consume(_ context.Context, ref string, expires time.Time) error {
+	now := time.Now
+	if m.Now != nil {
+		now = m.Now
+	}
+	t := now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.used == nil {
+		m.used = map[string]time.Time{}
+	}
+	if _, done := m.used[ref]; done {
+		return ErrPlanUsed
+	}
+	for r, exp := range m.used {
+		if t.After(exp) {
+			delete(m.used, r)
+		}
+	}
+	m.used[ref] = expires
+	return nil
+}
+
+// planSigner issues and verifies plan_refs, and consults a PlanStore so
+// each executes at most once.
+type planSigner struct {
+	key   []byte
+	ttl   time.Duration
+	now   func() time.Time
+	store PlanStore
+}
+
+func newPlanSigner(key []byte, ttl time.Duration, now func() time.Time, store PlanStore) *planSigner {
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {
 			panic("intent: no randomness for the plan key: " + err.Error())
 		}
 	}
-	return &planSigner{key: key, ttl: ttl, now: now, used: map[string]time.Time{}}
+	if store == nil {
+		store = &MemoryPlanStore{Now: now}
+	}
+	return &planSigner{key: key, ttl: ttl, now: now, store: store}
 }
 
 // canonicalParams re-encodes params with sorted keys and no insignificant
@@ -114,27 +162,13 @@ func (p *planSigner) verify(ref, action string, params json.RawMessage, caller s
 	return nil
 }
 
-// consume marks ref executed; it fails when ref already was. Expired entries
-// are swept as a side effect, so the set stays bounded by the issue rate
-// times the TTL.
-func (p *planSigner) consume(ref string) error {
-	now := p.now()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, done := p.used[ref]; done {
-		return errPlanUsed
-	}
-	for r, exp := range p.used {
-		if now.After(exp) {
-			delete(p.used, r)
-		}
-	}
-	exp := now.Add(p.ttl)
+// consume marks ref executed in the store; it fails when ref already was.
+func (p *planSigner) consume(ctx context.Context, ref string) error {
+	exp := p.now().Add(p.ttl)
 	if parts := strings.Split(ref, "."); len(parts) == 4 {
 		if s, err := strconv.ParseInt(parts[1], 10, 64); err == nil {
 			exp = time.Unix(s, 0)
 		}
 	}
-	p.used[ref] = exp
-	return nil
+	return p.store.Consume(ctx, ref, exp)
 }

@@ -149,9 +149,14 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 			return failure(CodePlanInvalid, err.Error()+"; nothing ran", nil,
 				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "call act without plan_ref for a fresh preview, then confirm with the plan_ref it returns and the same params"})
 		}
-		if err := s.plans.consume(in.PlanRef); err != nil {
-			return failure(CodePlanInvalid, err.Error()+"; it ran once and will not run again", nil,
-				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "to run it again, ask for a fresh preview"})
+		if err := s.plans.consume(ctx, in.PlanRef); err != nil {
+			if errors.Is(err, ErrPlanUsed) {
+				return failure(CodePlanInvalid, err.Error()+"; it ran once and will not run again", nil,
+					&Remedy{Tool: ToolAct, Action: op.ID, Fix: "to run it again, ask for a fresh preview"})
+			}
+			s.log.Error("plan store failed", "err", err)
+			return failure(CodeInternalError, "could not record the plan_ref's execution, so it did not run: "+err.Error(), nil,
+				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "retry in a moment with the same plan_ref"})
 		}
 		return s.execute(ctx, op, args)
 	}

@@ -82,6 +82,9 @@ type Options struct {
 	// PlanKey signs plan_refs. Replicas that share it accept each other's
 	// plans. Empty means a random key per process.
 	PlanKey []byte
+	// PlanStore records executed plan_refs so each runs at most once. Nil
+	// means a MemoryPlanStore (at most once per process).
+	PlanStore PlanStore
 	// PlanTTL is how long a preview's plan_ref stays valid. Zero means
 	// DefaultPlanTTL.
 	PlanTTL time.Duration
@@ -142,7 +145,7 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{reg: reg, opts: opts, log: opts.Logger}
-	s.plans = newPlanSigner(opts.PlanKey, opts.PlanTTL, opts.Now)
+	s.plans = newPlanSigner(opts.PlanKey, opts.PlanTTL, opts.Now, opts.PlanStore)
 	var visible []*operations.Operation
 	for _, op := range reg.All() {
 		if s.visible(op) {

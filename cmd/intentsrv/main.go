@@ -128,7 +128,8 @@ type serverFlags struct {
 	allow, deny stringList
 	catalogHint bool
 	logLevel    string
-	planKey     []byte // overrides INTENTSRV_PLAN_KEY when set (CLI)
+	planKey     []byte           // overrides INTENTSRV_PLAN_KEY when set (CLI)
+	planStore   intent.PlanStore // nil: in memory (CLI: a file)
 	src         sourceFlags
 }
 
@@ -180,6 +181,16 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 	if err != nil {
 		return nil, false, err
 	}
+	if f.timeout <= 0 {
+		return nil, false, fmt.Errorf("--timeout must be positive, got %s", f.timeout)
+	}
+	if f.maxTokens <= 0 {
+		return nil, false, fmt.Errorf("--max-result-tokens must be positive, got %d", f.maxTokens)
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(f.logLevel)); err != nil {
+		return nil, false, fmt.Errorf("--log-level %q is not debug, info, warn or error", f.logLevel)
+	}
 	reg, usedDefault, err := buildRegistry(ctx, &f.src, log)
 	if err != nil {
 		return nil, false, err
@@ -196,11 +207,16 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 		Allow:           f.allow,
 		Deny:            f.deny,
 		PlanKey:         planKey,
+		PlanStore:       f.planStore,
 		CatalogHint:     f.catalogHint,
 		Logger:          log,
 	})
 	if err != nil {
 		return nil, false, err
+	}
+	if srv.Router().Len() == 0 && reg.Len() > 0 {
+		log.Warn("no operation is visible: the --allow/--deny globs or the write policy hide all of them",
+			"operations", reg.Len(), "allow", f.allow.String(), "deny", f.deny.String(), "writes", writes)
 	}
 	return srv, usedDefault, nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/intentsrv/intentsrv/intent"
 	"github.com/intentsrv/intentsrv/operations"
@@ -30,6 +31,13 @@ func verbCommand(verb string) func(ctx context.Context, args []string, stdin io.
 		}[verb]
 		fs := newFlagSet(verb, synopsis, stderr)
 		f.register(fs)
+		// A person runs these at a terminal: quieter logs, and act previews
+		// writes instead of refusing them (every write still needs its
+		// plan_ref under confirm).
+		setDefault(fs, "log-level", "warn")
+		if verb == intent.ToolAct {
+			setDefault(fs, "writes", string(intent.WritesConfirm))
+		}
 		var in intent.Input
 		var params, rawInput, namespace string
 		var limit int
@@ -48,13 +56,8 @@ func verbCommand(verb string) func(ctx context.Context, args []string, stdin io.
 		if !ok {
 			return code
 		}
-		if verb == intent.ToolAct && f.writes == "deny" && !flagSet(fs, "writes") {
-			// The CLI is run by a person at a terminal: default act to the
-			// confirm policy so it is usable, still previewing every write.
-			f.writes = string(intent.WritesConfirm)
-		}
 		logger := f.logger(stderr)
-		f.planKey = cliPlanKey()
+		f.planKey, f.planStore = cliPlans()
 		srv, _, err := f.build(ctx, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "intentsrv %s: %v\n", verb, err)
@@ -62,6 +65,10 @@ func verbCommand(verb string) func(ctx context.Context, args []string, stdin io.
 		}
 
 		var raw []byte
+		if rawInput != "" && (len(rest) > 0 || in.Action != "" || in.Intent != "" || params != "") {
+			fmt.Fprintf(stderr, "intentsrv %s: --input carries the whole input; give it alone, without other arguments\n", verb)
+			return exitUsage
+		}
 		if rawInput != "" {
 			if rawInput == "-" {
 				raw, err = io.ReadAll(stdin)
@@ -80,7 +87,10 @@ func verbCommand(verb string) func(ctx context.Context, args []string, stdin io.
 				}
 			default:
 				if len(rest) > 0 && in.Action == "" && in.Intent == "" {
-					if operations.ValidID(rest[0]) {
+					// The first word is an operation id only when it looks
+					// like one (dotted): "ask who is assigned to 42" is an
+					// intent, "ask helpdesk.tickets.get {...}" an action.
+					if operations.ValidID(strings.ToLower(rest[0])) && strings.Contains(rest[0], ".") {
 						in.Action = rest[0]
 						rest = rest[1:]
 					} else {
@@ -102,7 +112,7 @@ func verbCommand(verb string) func(ctx context.Context, args []string, stdin io.
 				d := json.NewDecoder(strings.NewReader(params))
 				d.UseNumber()
 				if err := d.Decode(&m); err != nil {
-					fmt.Fprintf(stderr, "intentsrv %s: --params is not a JSON object: %v\n", verb, err)
+					fmt.Fprintf(stderr, "intentsrv %s: params %q are not a JSON object: %v\n", verb, params, err)
 					return exitUsage
 				}
 			}
@@ -131,14 +141,12 @@ func verbCommand(verb string) func(ctx context.Context, args []string, stdin io.
 	}
 }
 
-func flagSet(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			found = true
-		}
-	})
-	return found
+// setDefault changes a registered flag's default value (and its help).
+func setDefault(fs *flag.FlagSet, name, value string) {
+	if fl := fs.Lookup(name); fl != nil {
+		_ = fl.Value.Set(value)
+		fl.DefValue = value
+	}
 }
 
 func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -168,31 +176,35 @@ func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	return exitOK
 }
 
-// cliPlanKey returns the plan key for CLI commands: INTENTSRV_PLAN_KEY when
-// set, else a random key kept in the user's config directory (mode 0600), so
-// a preview printed by one "intentsrv act" can be confirmed by the next.
-// The server itself never persists a key: unset means random per process.
-func cliPlanKey() []byte {
-	if k := os.Getenv("INTENTSRV_PLAN_KEY"); k != "" {
-		return []byte(k)
-	}
+// cliPlans returns the plan key and store for CLI commands. The key is
+// INTENTSRV_PLAN_KEY when set, else a random key kept in the user's config
+// directory (mode 0600), so a preview printed by one "intentsrv act" can be
+// confirmed by the next; the record of executed plan_refs sits beside it,
+// so each still executes at most once. The server never persists a key:
+// unset means random per process.
+func cliPlans() ([]byte, intent.PlanStore) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return nil
+		return []byte(os.Getenv("INTENTSRV_PLAN_KEY")), nil
 	}
-	path := filepath.Join(dir, "intentsrv", "cli-plan.key")
+	dir = filepath.Join(dir, "intentsrv")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return []byte(os.Getenv("INTENTSRV_PLAN_KEY")), nil
+	}
+	store := &filePlanStore{path: filepath.Join(dir, "cli-plans-used"), now: time.Now}
+	if k := os.Getenv("INTENTSRV_PLAN_KEY"); k != "" {
+		return []byte(k), store
+	}
+	path := filepath.Join(dir, "cli-plan.key")
 	if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
-		return b
+		return b, store
 	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil
+		return nil, nil
 	}
 	if err := os.WriteFile(path, key, 0o600); err != nil {
-		return nil
+		return nil, nil
 	}
-	return key
+	return key, store
 }
