@@ -183,7 +183,6 @@ func (s *Server) preview(ctx context.Context, op *operations.Operation, args jso
 		return failure(CodeInternalError, "could not issue a plan_ref: "+err.Error(), nil, nil)
 	}
 	details := map[string]any{
-		"action":     op.ID,
 		"kind":       string(op.Kind),
 		"preview":    would,
 		"plan_ref":   ref,

@@ -110,3 +110,18 @@ func MustAdd[In, Out any](r *Registry, op Operation, fn Func[In, Out]) {
 		panic(err)
 	}
 }
+
+// TypedPreview adapts a typed function to a Previewer: args (already
+// validated) are decoded into In. Use it to show what a write would touch,
+// e.g. the record a delete would remove and what goes with it.
+func TypedPreview[In any](fn func(ctx context.Context, in In) (any, error)) Previewer {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		var in In
+		if len(args) > 0 {
+			if err := json.Unmarshal(args, &in); err != nil {
+				return nil, &ValidationError{Problems: []Problem{{Message: "arguments do not decode: " + err.Error()}}}
+			}
+		}
+		return fn(ctx, in)
+	}
+}

@@ -236,7 +236,8 @@ func (s *Service) registerTickets(r *registrar) {
 		Examples: []operations.Example{
 			{Intent: "43 is a duplicate of 42, merge them", Params: map[string]any{"source_ticket_ids": []int{43}, "target_ticket_id": 42}},
 		},
-		Kind: operations.KindDestructive,
+		Kind:    operations.KindDestructive,
+		Preview: operations.TypedPreview(s.previewMerge),
 	}, s.mergeTickets)
 
 	add(r, operations.Operation{
@@ -247,7 +248,8 @@ func (s *Service) registerTickets(r *registrar) {
 		Examples: []operations.Example{
 			{Intent: "delete spam ticket 48", Params: map[string]any{"ticket_id": 48}},
 		},
-		Kind: operations.KindDestructive,
+		Kind:    operations.KindDestructive,
+		Preview: operations.TypedPreview(s.previewDelete),
 	}, s.deleteTicket)
 }
 
@@ -709,6 +711,62 @@ func (s *Service) mergeTickets(_ context.Context, in MergeTicketsInput) (MergeRe
 		s.record(apiUserID, "ticket.merged", "ticket", id, fmt.Sprintf("into ticket %d", target.ID))
 	}
 	return MergeResult{Target: s.ticketView(target), MergedIDs: slices.Clone(in.SourceTicketIDs)}, nil
+}
+
+// TicketImpact is what a destructive ticket operation would touch, shown in
+// its preview before the caller confirms.
+type TicketImpact struct {
+	Ticket      TicketSummary `json:"ticket"`
+	Comments    int           `json:"comments"`
+	Attachments int           `json:"attachments"`
+}
+
+// impact counts what hangs off ticket t. The caller holds the lock.
+func (s *Service) impact(t *Ticket) TicketImpact {
+	im := TicketImpact{Ticket: s.ticketSummary(t)}
+	for _, c := range s.comments {
+		if c.TicketID == t.ID {
+			im.Comments++
+		}
+	}
+	for _, a := range s.attachments {
+		if a.TicketID == t.ID {
+			im.Attachments++
+		}
+	}
+	return im
+}
+
+// previewDelete shows the ticket a delete would remove and what goes with
+// it, without changing anything.
+func (s *Service) previewDelete(_ context.Context, in TicketRef) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, ok := s.tickets[in.TicketID]
+	if !ok {
+		return nil, ticketNotFound(in.TicketID)
+	}
+	return map[string]any{"would_delete": s.impact(t)}, nil
+}
+
+// previewMerge shows the tickets a merge would close and the target that
+// would receive their comments and attachments.
+func (s *Service) previewMerge(_ context.Context, in MergeTicketsInput) (any, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	target, ok := s.tickets[in.TargetTicketID]
+	if !ok {
+		return nil, ticketNotFound(in.TargetTicketID)
+	}
+	var closing []TicketImpact
+	for _, id := range in.SourceTicketIDs {
+		src, ok := s.tickets[id]
+		if !ok {
+			return nil, ticketNotFound(id)
+		}
+		closing = append(closing, s.impact(src))
+	}
+	return map[string]any{"target": s.ticketSummary(target), "would_close_and_move": closing}, nil
 }
 
 func (s *Service) deleteTicket(_ context.Context, in TicketRef) (DeleteTicketResult, error) {
