@@ -273,3 +273,17 @@ func TestRegisterAll(t *testing.T) {
 		t.Fatal("deferred registration must still refuse a non-object root")
 	}
 }
+
+func TestTypedDecodesWholeFloats(t *testing.T) {
+	r := NewRegistry()
+	MustAdd(r, Operation{ID: "t.get"}, func(ctx context.Context, in ticketQuery) (ticket, error) { return ticket{ID: in.ID}, nil })
+	out, err := r.Call(context.Background(), "t.get", json.RawMessage(`{"id":42.0}`))
+	if err != nil || string(out) != `{"id":42,"status":""}` {
+		t.Fatalf("42.0: %s, %v", out, err)
+	}
+	_, err = r.Call(context.Background(), "t.get", json.RawMessage(`{"id":123456789012345678901234567890}`))
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Problems[0].Pointer != "/id" {
+		t.Fatalf("too large: %v", err)
+	}
+}

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/invopop/jsonschema"
@@ -82,10 +86,8 @@ func Add[In, Out any](r *Registry, op Operation, fn Func[In, Out]) error {
 	}
 	op.Handler = func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 		var in In
-		if len(args) > 0 {
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, &ValidationError{Problems: []Problem{{Message: "arguments do not decode: " + err.Error()}}}
-			}
+		if err := decodeArgs(args, &in); err != nil {
+			return nil, err
 		}
 		out, err := fn(ctx, in)
 		if err != nil {
@@ -117,11 +119,79 @@ func MustAdd[In, Out any](r *Registry, op Operation, fn Func[In, Out]) {
 func TypedPreview[In any](fn func(ctx context.Context, in In) (any, error)) Previewer {
 	return func(ctx context.Context, args json.RawMessage) (any, error) {
 		var in In
-		if len(args) > 0 {
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, &ValidationError{Problems: []Problem{{Message: "arguments do not decode: " + err.Error()}}}
-			}
+		if err := decodeArgs(args, &in); err != nil {
+			return nil, err
 		}
 		return fn(ctx, in)
 	}
+}
+
+// decodeArgs decodes validated arguments into a Go value. JSON Schema
+// counts 42.0 and 1e2 as integers, Go's decoder does not: whole numbers
+// written as floats are rewritten before decoding. What still does not
+// decode (a number too large for its Go type) is a *ValidationError with
+// the field's JSON pointer.
+func decodeArgs(args json.RawMessage, dst any) error {
+	if len(bytes.TrimSpace(args)) == 0 {
+		return nil
+	}
+	err := json.Unmarshal(args, dst)
+	if err == nil {
+		return nil
+	}
+	var v any
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	if d.Decode(&v) == nil {
+		if fixed, changed := wholeNumbers(v); changed {
+			if b, merr := json.Marshal(fixed); merr == nil {
+				if err = json.Unmarshal(b, dst); err == nil {
+					return nil
+				}
+			}
+		}
+	}
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		ptr := ""
+		if ute.Field != "" {
+			ptr = "/" + strings.ReplaceAll(ute.Field, ".", "/")
+		}
+		return &ValidationError{Problems: []Problem{{Pointer: ptr, Message: fmt.Sprintf("value %s does not fit a Go %s", ute.Value, ute.Type)}}}
+	}
+	return &ValidationError{Problems: []Problem{{Message: "arguments do not decode: " + err.Error()}}}
+}
+
+// wholeNumbers rewrites json.Numbers that hold whole values in float
+// notation ("42.0", "1e2") as integers.
+func wholeNumbers(v any) (any, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		s := x.String()
+		if !strings.ContainsAny(s, ".eE") {
+			return x, false
+		}
+		f, err := x.Float64()
+		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return x, false
+		}
+		return json.Number(strconv.FormatInt(int64(f), 10)), true
+	case map[string]any:
+		changed := false
+		for k, e := range x {
+			n, c := wholeNumbers(e)
+			x[k] = n
+			changed = changed || c
+		}
+		return x, changed
+	case []any:
+		changed := false
+		for i, e := range x {
+			n, c := wholeNumbers(e)
+			x[i] = n
+			changed = changed || c
+		}
+		return x, changed
+	}
+	return v, false
 }
