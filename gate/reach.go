@@ -182,7 +182,8 @@ func resolves(ctx context.Context, shadow *intent.Server, verb string, op *opera
 	}
 	switch env.Code {
 	case intent.CodeConfirmationRequired:
-		if details, ok := env.Details.(map[string]any); ok && details["action"] == op.ID && details["plan_ref"] != "" {
+		details, _ := env.Details.(map[string]any)
+		if ref, _ := details["plan_ref"].(string); ref != "" && env.Remedy != nil && env.Remedy.Action == op.ID {
 			return ""
 		}
 		return "previewed something other than " + op.ID
