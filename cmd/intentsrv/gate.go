@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"github.com/intentsrv/intentsrv/gate"
 	"github.com/intentsrv/intentsrv/intent"
 	"github.com/intentsrv/intentsrv/internal/synth"
+	"github.com/intentsrv/intentsrv/manifest/config"
 )
 
 // gateFlags are the gate's own flags, on top of the server flags.
@@ -65,6 +67,9 @@ func runGate(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	if g.writeBaseline && g.baseline == "" {
 		return fail("--write-baseline needs --baseline FILE")
+	}
+	if err := g.applyConfig(fs, f.src.configFile); err != nil {
+		return fail("%v", err)
 	}
 	log := f.logger(stderr)
 	srv, err := buildServer(ctx, &f, g.synthOps, log)
@@ -137,4 +142,42 @@ func buildServer(ctx context.Context, f *serverFlags, synthOps int, log *slog.Lo
 		CatalogHint:     f.catalogHint,
 		Logger:          log,
 	})
+}
+
+// applyConfig takes budgets from the config file's gate section for every
+// budget flag not given on the command line.
+func (g *gateFlags) applyConfig(fs *flag.FlagSet, path string) error {
+	if path == "" {
+		return nil
+	}
+	file, err := config.Load(path)
+	if err != nil {
+		return err
+	}
+	c := file.Gate
+	if c == nil {
+		return nil
+	}
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	b := &g.budgets
+	setInt := func(name string, dst *int, v *int) {
+		if v != nil && !given[name] {
+			*dst = *v
+		}
+	}
+	setInt("max-tools", &b.MaxTools, c.MaxTools)
+	setInt("max-list-tokens", &b.MaxListTokens, c.MaxListTokens)
+	setInt("max-tool-tokens", &b.MaxToolTokens, c.MaxToolTokens)
+	setInt("max-description-lines", &b.MaxDescriptionLines, c.MaxDescriptionLines)
+	if c.MaxGrowthPercent != nil && !given["max-growth"] {
+		b.MaxGrowthPercent = *c.MaxGrowthPercent
+	}
+	if c.Encoding != "" && !given["encoding"] {
+		b.Encoding = c.Encoding
+	}
+	if c.HostServerName != "" && !given["host-server-name"] {
+		b.HostServerName = c.HostServerName
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -122,5 +124,30 @@ func TestGateBaseline(t *testing.T) {
 		if code != s.wantCode || !strings.Contains(out, s.wantOut) {
 			t.Errorf("%v: exit %d (want %d), stdout lacks %q?\n%s%s", s.args, code, s.wantCode, s.wantOut, out, errOut)
 		}
+	}
+}
+
+// TestGateBudgetsFromConfig: the config file's gate section sets budgets,
+// and a flag on the command line wins over it.
+func TestGateBudgetsFromConfig(t *testing.T) {
+	spec, err := filepath.Abs("../../testdata/openapi/tracker.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "intentsrv.yaml")
+	body := "sources:\n  - name: tracker\n    openapi: " + spec + "\n    mock: true\ngate:\n  max_tools: 2\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	if code := run(context.Background(), []string{"gate", "--config", cfg, "--openapi-cache", "off"}, nil, &out, &errOut); code != exitFail {
+		t.Fatalf("config budget of 2 tools: exit %d, want 1\n%s%s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), "the budget is 2") {
+		t.Fatalf("report does not name the config budget:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"gate", "--config", cfg, "--openapi-cache", "off", "--max-tools", "4"}, nil, &out, &errOut); code != exitOK {
+		t.Fatalf("flag should win over config: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 }

@@ -45,9 +45,24 @@ type File struct {
 	Sources []Source `yaml:"sources"`
 	// Overlays apply to every source's operations, after the source's own.
 	Overlays []string `yaml:"overlays,omitempty"`
+	// Gate sets the surface gate's budgets (intentsrv gate); flags given on
+	// the command line win over these.
+	Gate *GateBudgets `yaml:"gate,omitempty"`
 	// MCPServers is reserved for upstream MCP servers (read by another
 	// source type); this package keeps it undecoded.
 	MCPServers yaml.Node `yaml:"mcpServers,omitempty"`
+}
+
+// GateBudgets are the gate's budgets as config keys. Unset keys keep the
+// gate's defaults; a negative number turns that limit off.
+type GateBudgets struct {
+	MaxTools            *int     `yaml:"max_tools,omitempty"`
+	MaxListTokens       *int     `yaml:"max_list_tokens,omitempty"`
+	MaxToolTokens       *int     `yaml:"max_tool_tokens,omitempty"`
+	MaxDescriptionLines *int     `yaml:"max_description_lines,omitempty"`
+	MaxGrowthPercent    *float64 `yaml:"max_growth_percent,omitempty"`
+	Encoding            string   `yaml:"encoding,omitempty"`
+	HostServerName      string   `yaml:"host_server_name,omitempty"`
 }
 
 // Source is one OpenAPI source.
