@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
