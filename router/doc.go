@@ -1,42 +1,56 @@
 // Package router turns natural-language intents into operation ids.
 //
 // It is a lexical router: no model, no network. New builds an immutable
-// inverted index; Search is safe for concurrent use and allocation-light.
+// inverted index; Search is safe for concurrent use and allocates little
+// (per-query buffers come from a sync.Pool).
 //
 // # Method
 //
-//   - Tokenizer (splitWords): splits ids, camelCase, snake_case, kebab-case,
-//     dotted and slash paths, and letter/digit runs; lower-cases; drops stop
-//     words, conversational fillers (queries only) and numbers; stems with
-//     the Snowball English stemmer (github.com/kljensen/snowball).
+//   - Tokenizer: splits ids, camelCase, snake_case, kebab-case, dotted and
+//     slash paths; lower-cases; drops stop words, numbers and (in queries)
+//     conversational fillers. Each word is indexed twice: folded to its
+//     singular ("tickets" → ticket) at full weight, and as its Snowball
+//     English stem (github.com/kljensen/snowball) at weightStem, so an exact
+//     word outranks one that only shares a stem.
 //   - BM25F over the fields of each operation: name (last id segment),
 //     namespace, summary, description, tags, aliases, example intents,
-//     parameter names, parameter descriptions, HTTP method and path. Each
-//     field has a weight and a length normalisation (named constants in
-//     index.go). Term contributions, idf included, are precomputed at New,
-//     so a query only sums postings.
-//   - Query expansion, scored as the best variant per query word (never a
-//     sum, so a synonym cannot double-count): the verb lexicon maps user
-//     verbs to operation verbs and classes (show/get/what → read,
-//     list/all/which → list, create/add/open/new → create,
-//     change/edit/rename/bump → update, delete/remove/kill/drop → delete);
+//     parameter names, parameter descriptions and enum values, HTTP method
+//     and path. Field weights and length normalisation are named constants
+//     in index.go. Adjacent word pairs in name-like fields are indexed too
+//     (weightBigram): "channel clips" together beats the words apart.
+//     Contributions, idf included, are precomputed at New, so a query only
+//     sums postings; frequent terms are scored only on operations a
+//     selective term already matched (heavyShare, minHeavy).
+//   - Each namespace of two or more operations is also a document; a
+//     share of its score (weightNamespaceMatch) is added to its operations.
+//   - Query expansion, scored as the best variant per query word, never a
+//     sum: the verb lexicon maps the query's first verb to a class and to
+//     operation verbs (kill → delete, remove; reads are not expanded);
 //     domain synonyms (issue/ticket, pr/pull request, repo/repository, ...)
-//     are data that Options.Synonyms extends per catalog; words that are not
-//     in the index are corrected to index terms within one edit.
+//     are data that Options.Synonyms extends, and a word and its synonyms
+//     share one idf; unknown words are corrected to index terms within one
+//     edit.
+//   - Boosts: an operation whose verb class is the query's gains verbBoost;
+//     one whose id words (resource and name, "tickets", "list") the query
+//     says gains up to idWordsBoost.
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
 //     are not exact ids, and Suggest, use edit distance and
 //     github.com/sahilm/fuzzy subsequence matching over ids and aliases.
-//   - An operation whose own verb class matches the query's gets a small
-//     boost (verbBoost).
 //
 // # Confidence and decision
 //
-// A candidate's confidence is its coverage (the idf-weighted share of the
-// query's words it matches, verbs discounted, unknown words at full
-// weight) scaled by its score relative to the leader, and for the leader by
-// its margin over the runner-up. Search answers DecisionNoMatch when the
-// leader matches no content word or its coverage is below noMatchCoverage;
-// DecisionRun only when the leader's confidence is at least runConfidence
-// and its margin at least runMargin; DecisionChoose otherwise. The
-// constants are in decide.go.
+// A candidate's coverage is the idf-weighted share of the query's words it
+// matches (verbs discounted, unknown words at full weight). Its confidence
+// is the coverage scaled by its score relative to the leader, and for the
+// leader by its margin over the runner-up; no candidate is more confident
+// than the leader. Search answers DecisionNoMatch when the leader's
+// coverage is below noMatchCoverage (Candidates then hold the weak partial
+// matches, if any, for a caller that shows "closest"; none is relevant
+// enough to act on); DecisionRun only when the leader's confidence is at
+// least runConfidence and its relative margin at least runMargin;
+// DecisionChoose otherwise. The constants are in decide.go, tuned on
+// testdata/intents/helpdesk.jsonl for run precision first.
+//
+// Quality and speed figures, and the commands that reproduce them, are in
+// BENCHMARKS.md ("Router").
 package router

@@ -1,10 +1,11 @@
 package router
 
 import (
-	"encoding/json"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/buger/jsonparser"
 
 	"github.com/intentsrv/intentsrv/operations"
 )
@@ -44,7 +45,7 @@ const (
 	weightAlias     = 2.5
 	weightExample   = 1.5
 	weightParam     = 0.6
-	weightParamDesc = 0.3
+	weightParamDesc = 0.6
 	weightPath      = 1.0
 )
 
@@ -56,20 +57,20 @@ const (
 )
 
 // bm25K1 is the BM25 term-frequency saturation constant.
-const bm25K1 = 1.2
+const bm25K1 = 0.9
 
 // tuning gathers the constants, so that tests can search over them.
 type tuning struct {
-	k1                            float64
-	w, b                          [numFields]float64
-	syn, verb, corr, vboost, stem float32
-	ns                            float32
+	k1                                             float64
+	w, b                                           [numFields]float64
+	syn, verb, corr, vboost, stem, bigram, idBoost float32
+	ns                                             float32
 }
 
 func defaultTuning() tuning {
 	return tuning{
 		k1: bm25K1, w: fieldWeights, b: fieldB,
-		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem,
+		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch,
 	}
 }
@@ -96,24 +97,35 @@ var fieldB = [numFields]float64{
 
 // index is the inverted index: integer term ids, flat postings lists.
 type index struct {
-	terms   map[string]uint32 // stem → term id
+	terms   map[string]uint32 // word or ~stem → term id
+	bigrams map[uint64]uint32 // (stem term, stem term) → term id
 	stems   map[string]string // surface word → stem, for words seen at build
 	idf     []float32         // per term, over operations
 	post    postings          // term → operations
 	ns      postings          // term → namespaces (of two or more operations)
 	nsOf    []int32           // operation → namespace unit, -1 when alone
 	nsUnits int
+	// idTerms of operation d are idTerm[idStart[d]:idStart[d+1]]: the words
+	// of its resource (last namespace segment) and name, as terms.
+	idStart []uint32
+	idTerm  []uint32
 	maxIDF  float32 // idf of a term seen in no document
 	noStem  bool
 	deletes map[string][]uint32 // spelling correction: one-deletion variants → term ids
 	vocab   []string            // term id → stem
 }
 
-type termEntry struct {
-	t  uint32
-	f  field
-	tf uint16
+// termEntry packs (term, field, tf) into one integer, so that sorting
+// entries by term then field is a plain integer sort.
+type termEntry uint64
+
+func mkEntry(t uint32, f field, tf uint16) termEntry {
+	return termEntry(uint64(t)<<24 | uint64(f)<<16 | uint64(tf))
 }
+
+func (e termEntry) t() uint32  { return uint32(e >> 24) }
+func (e termEntry) f() field   { return field(e >> 16) }
+func (e termEntry) tf() uint16 { return uint16(e) }
 
 // stemOf returns the stem of a surface word (cached for indexed words).
 func (ix *index) stemOf(w string) string {
@@ -132,6 +144,33 @@ func (ix *index) cacheStem(w string) string {
 	}
 	return s
 }
+
+// bigramField marks the short, name-like fields whose adjacent word pairs
+// are indexed: "channel clips" in a name is stronger evidence than
+// "channel" and "clips" apart.
+var bigramField = [numFields]bool{fDesc: true, fName: true, fNamespace: true, fSummary: true, fTags: true, fAlias: true, fExample: true, fParam: true}
+
+// nsField marks the fields merged into namespace documents.
+var nsField = [numFields]bool{fName: true, fNamespace: true, fSummary: true, fTags: true, fAlias: true, fExample: true}
+
+// bigram returns the term id of two adjacent words, given as their stem
+// terms; add says whether to create it. ok is false when it is unknown.
+func (ix *index) bigram(a, b uint32, add bool) uint32 {
+	k := uint64(a)<<32 | uint64(b)
+	if t, ok := ix.bigrams[k]; ok {
+		return t
+	}
+	if !add {
+		return noTerm
+	}
+	t := uint32(len(ix.vocab))
+	ix.vocab = append(ix.vocab, "") // bigrams have no spelling
+	ix.bigrams[k] = t
+	return t
+}
+
+// noTerm is an impossible term id.
+const noTerm = ^uint32(0)
 
 // stemKey is the term key of a stem. Words are indexed twice, as written
 // and as their stem, so that an exact word outranks a word that only shares
@@ -152,11 +191,14 @@ func (ix *index) intern(k string) uint32 {
 // lookup returns the variants of surface word w found in the index: the
 // word itself (weight 1) and its stem (weight ws).
 func (ix *index) lookup(w string, ws float32, out []variant) []variant {
-	if t, ok := ix.terms[w]; ok {
+	sdf := uint32(0)
+	if t, ok := ix.terms[plural(w)]; ok {
 		out = append(out, variant{t: t, w: 1})
+		sdf = ix.df(t)
 	}
 	if !ix.noStem {
-		if t, ok := ix.terms[stemKey(ix.stemOf(w))]; ok {
+		// Skip the stem when it matches exactly the word's operations.
+		if t, ok := ix.terms[stemKey(ix.stemOf(w))]; ok && ix.df(t) != sdf {
 			out = append(out, variant{t: t, w: ws})
 		}
 	}
@@ -187,14 +229,23 @@ func opFields(op *operations.Operation, fn func(f field, text string)) {
 		fn(fExample, e.Intent)
 	}
 	if len(op.Input) > 0 {
-		var s schemaProps
-		if json.Unmarshal(op.Input, &s) == nil {
-			for name, p := range s.Properties {
-				fn(fParam, name)
-				fn(fParamDesc, p.Description)
-				fn(fParamDesc, p.Title)
+		// jsonparser walks the schema without building it: the index
+		// build parses every operation's schema.
+		jsonparser.ObjectEach(op.Input, func(key, value []byte, _ jsonparser.ValueType, _ int) error {
+			fn(fParam, string(key))
+			if d, err := jsonparser.GetString(value, "description"); err == nil {
+				fn(fParamDesc, d)
 			}
-		}
+			if d, err := jsonparser.GetString(value, "title"); err == nil {
+				fn(fParamDesc, d)
+			}
+			jsonparser.ArrayEach(value, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
+				if t == jsonparser.String {
+					fn(fParamDesc, string(v))
+				}
+			}, "enum")
+			return nil
+		}, "properties")
 	}
 	if op.HTTP != nil {
 		fn(fPath, op.HTTP.Method)
@@ -202,37 +253,53 @@ func opFields(op *operations.Operation, fn func(f field, text string)) {
 	}
 }
 
-type schemaProps struct {
-	Properties map[string]struct {
-		Description string `json:"description"`
-		Title       string `json:"title"`
-	} `json:"properties"`
-}
-
 // buildIndex tokenizes every operation and builds the BM25F index.
 func buildIndex(ops []*operations.Operation, opts Options) *index {
 	ix := &index{
-		terms:  make(map[string]uint32, 1024),
-		stems:  make(map[string]string, 1024),
-		noStem: opts.noStem,
+		terms:   make(map[string]uint32, 1024),
+		bigrams: make(map[uint64]uint32, 1024),
+		stems:   make(map[string]string, 1024),
+		noStem:  opts.noStem,
 	}
 	n := len(ops)
 	docTerms := make([][]termEntry, n)
 	lens := make([][numFields]uint16, n)
 	var cur []termEntry
+	type wordInfo struct {
+		surface, stem uint32
+		skip          bool
+	}
+	words := make(map[string]wordInfo, 4096)
 	for d, op := range ops {
 		cur = cur[:0]
 		opFields(op, func(f field, text string) {
 			if text == "" {
 				return
 			}
-			splitWords(text, func(w string) {
-				if isStopWord(w) || isNumber(w) {
+			prev := int64(-1)
+			splitBytes(text, func(wb []byte) {
+				wi, ok := words[string(wb)] // no allocation on a hit
+				if !ok {
+					w := string(wb)
+					wi = wordInfo{skip: isStopWord(w) || isNumber(w)}
+					if !wi.skip {
+						wi.surface = ix.intern(plural(w))
+						wi.stem = ix.intern(stemKey(ix.cacheStem(w)))
+					}
+					words[w] = wi
+				}
+				if wi.skip {
 					return
 				}
-				cur = append(cur, termEntry{t: ix.intern(w), f: f, tf: 1})
+				cur = append(cur, mkEntry(wi.surface, f, 1))
 				if !opts.noStem {
-					cur = append(cur, termEntry{t: ix.intern(stemKey(ix.cacheStem(w))), f: f, tf: 1})
+					cur = append(cur, mkEntry(wi.stem, f, 1))
+				}
+				if bigramField[f] && !opts.noBigrams {
+					if prev >= 0 {
+						cur = append(cur, mkEntry(ix.bigram(uint32(prev), wi.stem, true), f, 1))
+					}
+					prev = int64(wi.stem)
 				}
 				if lens[d][f] < math.MaxUint16 {
 					lens[d][f]++
@@ -244,6 +311,25 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	df := make([]uint32, len(ix.vocab))
 	for d := range docTerms {
 		docTerms[d] = mergeEntries(docTerms[d], df)
+	}
+	ix.idStart = make([]uint32, n+1)
+	for d, op := range ops {
+		id := op.ID
+		parts := strings.Split(id, ".")
+		if len(parts) > 2 {
+			parts = parts[len(parts)-2:]
+		}
+		for _, part := range parts {
+			splitWords(part, func(w string) {
+				if isStopWord(w) || isNumber(w) {
+					return
+				}
+				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(ix.idTerm[ix.idStart[d]:], t) {
+					ix.idTerm = append(ix.idTerm, t)
+				}
+			})
+		}
+		ix.idStart[d+1] = uint32(len(ix.idTerm))
 	}
 	tu := opts.tuning()
 	weights := tu.w
@@ -291,7 +377,12 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 		var all []termEntry
 		var l [numFields]uint16
 		for _, d := range members {
-			all = append(all, docTerms[d]...)
+			// The namespace document keeps the name-like fields only.
+			for _, e := range docTerms[d] {
+				if nsField[e.f()] && ix.vocab[e.t()] != "" {
+					all = append(all, e)
+				}
+			}
 			for f := range numFields {
 				l[f] = uint16(min(math.MaxUint16, int(l[f])+int(lens[d][f])))
 			}
@@ -325,7 +416,7 @@ func (ix *index) buildDeletes() {
 	ix.deletes = make(map[string][]uint32, len(ix.vocab)*4)
 	buf := make([]byte, 0, 64)
 	for t, s := range ix.vocab {
-		if len(s) < minCorrectLen-1 || isNumber(s) {
+		if len(s) < minCorrectLen-1 || isNumber(s) || s[0] == '~' {
 			continue
 		}
 		for i := 0; i < len(s); i++ {
@@ -408,20 +499,15 @@ func editDistance1(a, b string) bool {
 // mergeEntries sorts entries by (term, field), merges equal pairs summing
 // their tf, counts each distinct term once in df, and returns a new slice.
 func mergeEntries(entries []termEntry, df []uint32) []termEntry {
-	slices.SortFunc(entries, func(a, b termEntry) int {
-		if a.t != b.t {
-			return int(a.t) - int(b.t)
-		}
-		return int(a.f) - int(b.f)
-	})
+	slices.Sort(entries)
 	out := make([]termEntry, 0, len(entries))
 	for _, e := range entries {
-		if k := len(out) - 1; k >= 0 && out[k].t == e.t && out[k].f == e.f {
-			out[k].tf = uint16(min(math.MaxUint16, int(out[k].tf)+int(e.tf)))
+		if k := len(out) - 1; k >= 0 && out[k]>>16 == e>>16 {
+			out[k] = mkEntry(e.t(), e.f(), uint16(min(math.MaxUint16, int(out[k].tf())+int(e.tf()))))
 			continue
 		}
-		if k := len(out) - 1; k < 0 || out[k].t != e.t {
-			df[e.t]++
+		if k := len(out) - 1; k < 0 || out[k].t() != e.t() {
+			df[e.t()]++
 		}
 		out = append(out, e)
 	}
@@ -468,15 +554,16 @@ func buildPostings(units [][]termEntry, lens [][numFields]uint16, df []uint32, w
 	k1 := tu.k1
 	for d, entries := range units {
 		for i := 0; i < len(entries); {
-			t := entries[i].t
+			t := entries[i].t()
 			var tfw float64
 			var mask uint16
-			for ; i < len(entries) && entries[i].t == t; i++ {
+			for ; i < len(entries) && entries[i].t() == t; i++ {
 				e := entries[i]
-				b := tu.b[e.f]
-				norm := 1 - b + b*float64(lens[d][e.f])/avg[e.f]
-				tfw += weights[e.f] * float64(e.tf) / norm
-				mask |= 1 << e.f
+				f := e.f()
+				b := tu.b[f]
+				norm := 1 - b + b*float64(lens[d][f])/avg[f]
+				tfw += weights[f] * float64(e.tf()) / norm
+				mask |= 1 << f
 			}
 			idf := bm25IDF(n, int(df[t]))
 			k := fill[t]

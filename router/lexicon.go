@@ -29,8 +29,7 @@ var verbLexicon = map[string]verbClass{
 	"what": verbRead, "whats": verbRead, "retrieve": verbRead, "view": verbRead,
 	"read": verbRead, "display": verbRead, "describe": verbRead,
 	"lookup": verbRead, "check": verbRead, "inspect": verbRead, "who": verbRead,
-	"obtain": verbRead, "load": verbRead, "download": verbRead, "info": verbRead,
-	"details": verbRead, "detail": verbRead, "status": verbRead,
+	"obtain": verbRead, "load": verbRead, "download": verbRead,
 	// list
 	"list": verbList, "all": verbList, "which": verbList, "enumerate": verbList,
 	"browse": verbList, "index": verbList,
@@ -63,9 +62,10 @@ var verbLexicon = map[string]verbClass{
 }
 
 // verbExpansions are the operation verbs a user verb class is searched as.
-// A query "kill the stale branch" also searches delete and remove.
+// A query "kill the stale branch" also searches delete and remove. Reads
+// are not expanded: most operations read, so "get" says almost nothing
+// (the dev sets measure it as noise); the class still boosts (verbBoost).
 var verbExpansions = map[verbClass][]string{
-	verbRead:   {"get", "show", "retrieve", "fetch"},
 	verbList:   {"list"},
 	verbSearch: {"search", "find", "query"},
 	verbCreate: {"create", "add", "new"},

@@ -27,8 +27,8 @@ type Options struct {
 	Synonyms map[string][]string
 
 	// ablation switches, for the evaluation of the method itself.
-	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs bool
-	tune                                              *tuning
+	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams bool
+	tune                                                         *tuning
 }
 
 // Candidate is one ranked operation.

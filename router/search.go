@@ -19,6 +19,13 @@ const (
 	// weightAlphaPrefix scales the letters of a letter+digit word
 	// ("covid" for "covid19").
 	weightAlphaPrefix = 0.5
+	// weightBigram scales a match of two adjacent query words adjacent in
+	// a name-like field of the operation.
+	weightBigram = 0.5
+	// idWordsBoost multiplies the score of an operation by 1 + idWordsBoost
+	// × the share of its id words (resource and name: "tickets", "list")
+	// that the query says: "list all open tickets" is tickets.list.
+	idWordsBoost = 0.5
 	// weightStem scales a match on the stem only ("nursing" for "nurses").
 	weightStem = 0.7
 	// verbBoost multiplies the score of an operation whose own verb class
@@ -30,7 +37,7 @@ const (
 	// weightNamespaceMatch adds this share of the namespace's own BM25F
 	// score (all its operations as one document) to each of its
 	// operations: a query about a service lifts the service's endpoints.
-	weightNamespaceMatch = 0.3
+	weightNamespaceMatch = 0.2
 )
 
 // variant is one term a query word is searched as.
@@ -47,6 +54,7 @@ type group struct {
 	variants []variant
 	cov      float32 // coverage weight (idf of the word, or maxIDF if unknown)
 	verb     bool
+	bigram   bool // a pair of adjacent words (its surface is the second)
 	known    bool // some variant is in the vocabulary
 }
 
@@ -66,6 +74,7 @@ type scratch struct {
 	words  []string
 	corr   []uint32
 	vbuf   []variant
+	qterms []uint32
 	heap   []hit
 }
 
@@ -106,11 +115,11 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	}
 	for i := 0; i < len(words) && len(groups) < maxGroups; i++ {
 		w := words[i]
+		// Only the first verb is the query's action ("list all open
+		// tickets": list, and open is a word to match).
 		vc := verbNone
-		if !r.opts.noVerbs {
+		if !r.opts.noVerbs && qverb == verbNone {
 			vc = verbLexicon[w]
-		}
-		if vc != verbNone && qverb == verbNone {
 			qverb = vc
 		}
 		if isStopWord(w) || isQueryFiller(w) || isNumber(w) {
@@ -155,9 +164,11 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 		}
 		if alts, ok := r.syn.entries[w]; ok {
+			n0 := len(g.variants)
 			for _, a := range alts {
 				r.addPhrase(&g, a, r.tu.syn)
 			}
+			r.shareIDF(&g, n0)
 		}
 		if vc != verbNone {
 			for _, v := range verbExpansions[vc] {
@@ -172,8 +183,48 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		}
 		groups = append(groups, g)
 	}
+	if !r.opts.noBigrams && r.tu.bigram > 0 {
+		prev := noTerm
+		for _, w := range words {
+			if isStopWord(w) || isNumber(w) {
+				continue
+			}
+			st, ok := ix.terms[stemKey(ix.stemOf(w))]
+			if !ok || isQueryFiller(w) {
+				prev = noTerm
+				continue
+			}
+			if prev != noTerm && len(groups) < maxGroups {
+				if t := ix.bigram(prev, st, false); t != noTerm {
+					groups = append(groups, group{surface: w, variants: []variant{{t: t, w: r.tu.bigram}}, bigram: true})
+				}
+			}
+			prev = st
+		}
+	}
 	sc.groups = groups
 	return groups, qverb
+}
+
+// shareIDF scores a word and its synonyms as one concept (as Lucene's
+// SynonymQuery does): every variant is weighed with the idf of the most
+// frequent of them, so that a rare synonym ("issues" in one description)
+// does not outrank the catalog's own word for the concept ("ticket").
+// Variants from n0 on are the synonyms.
+func (r *Router) shareIDF(g *group, n0 int) {
+	if len(g.variants) <= n0 || n0 == 0 && len(g.variants) < 2 {
+		return
+	}
+	idf := r.idx.idf
+	low := float32(math.MaxFloat32)
+	for _, v := range g.variants {
+		low = min(low, idf[v.t])
+	}
+	for i := range g.variants {
+		v := &g.variants[i]
+		v.w *= low / idf[v.t]
+	}
+	g.cov = min(g.cov, low)
 }
 
 // addPhrase adds the words of phrase as variants of g.
@@ -230,11 +281,11 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	for _, g := range groups {
 		total += g.cov
 	}
-	sc.touched = accumulate(&ix.post, groups, sc.acc, sc.best, sc.mask, sc.touched[:0], &sc.gtouched)
+	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.touched[:0], &sc.gtouched)
 	touched := sc.touched
 	acc := sc.acc
 	if r.tu.ns > 0 && len(ix.ns.start) > 0 {
-		sc.nsTouched = accumulate(&ix.ns, groups, sc.nsAcc, sc.nsBest, sc.nsMask, sc.nsTouched[:0], &sc.gtouched)
+		sc.nsTouched = accumulate(&ix.ns, ix.nsUnits, groups, sc.nsAcc, sc.nsBest, sc.nsMask, sc.nsTouched[:0], &sc.gtouched)
 		for _, d := range touched {
 			if k := ix.nsOf[d]; k >= 0 {
 				acc[d] += r.tu.ns * sc.nsAcc[k]
@@ -245,6 +296,20 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 		sc.nsTouched = sc.nsTouched[:0]
 	}
+	// The query's terms, for the id-words boost.
+	qterms := sc.qterms[:0]
+	for _, g := range groups {
+		if g.bigram {
+			continue
+		}
+		for _, v := range g.variants {
+			if v.w >= 0.5 && !slices.Contains(qterms, v.t) {
+				qterms = append(qterms, v.t)
+			}
+		}
+	}
+	sc.qterms = qterms
+	idb := r.tu.idBoost
 	// Select the top documents with a bounded min-heap.
 	h := sc.heap[:0]
 	filtered := f.Namespace != "" || len(f.Kinds) > 0 || f.Keep != nil
@@ -257,6 +322,18 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 				} else {
 					s *= 1 + r.tu.vboost/2
 				}
+			}
+		}
+		if idb > 0 {
+			lo, hi := ix.idStart[d], ix.idStart[d+1]
+			if hi > lo {
+				got := 0
+				for _, t := range ix.idTerm[lo:hi] {
+					if slices.Contains(qterms, t) {
+						got++
+					}
+				}
+				s *= 1 + idb*float32(got)/float32(hi-lo)
 			}
 		}
 		acc[d] = s
@@ -289,35 +366,80 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	return out, total
 }
 
+// A term is "heavy" (frequent, low idf) when it occurs in more than
+// 1/heavyShare of the units, and in more than minHeavy of them: it is then
+// scored only on units that a selective term already matched, unless no
+// selective term matched anything. This bounds the work of a query.
+const (
+	heavyShare = 16
+	minHeavy   = 128
+)
+
 // accumulate adds, per unit, the best variant of each group, and records
 // which groups matched it in mask. It returns touched extended with the
 // units seen for the first time.
-func accumulate(p *postings, groups []group, acc, best []float32, mask []uint64, touched []uint32, gbuf *[]uint32) []uint32 {
-	for gi, g := range groups {
-		gt := (*gbuf)[:0]
-		for _, v := range g.variants {
-			lo, hi := p.start[v.t], p.start[v.t+1]
-			docs, vals := p.doc[lo:hi], p.val[lo:hi]
-			for k, d := range docs {
-				s := vals[k] * v.w
-				if best[d] == 0 {
-					gt = append(gt, d)
-					best[d] = s
-				} else if s > best[d] {
-					best[d] = s
+func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, touched []uint32, gbuf *[]uint32) []uint32 {
+	heavy := false
+	heavyPostings := uint32(max(minHeavy, units/heavyShare))
+	for pass := 0; pass < 2; pass++ {
+		// Pass 0 scans selective variants. Pass 1 scores the heavy ones:
+		// everywhere when nothing matched yet, else on touched units only.
+		restrict := pass == 1 && len(touched) > 0
+		for gi, g := range groups {
+			bit := uint64(1) << uint(gi)
+			gt := (*gbuf)[:0]
+			for _, v := range g.variants {
+				lo, hi := p.start[v.t], p.start[v.t+1]
+				isHeavy := hi-lo > heavyPostings
+				if isHeavy != (pass == 1) {
+					heavy = heavy || isHeavy
+					continue
+				}
+				docs, vals := p.doc[lo:hi], p.val[lo:hi]
+				if restrict && len(touched)*12 < len(docs) {
+					// Few candidates: binary-search each one.
+					for _, d := range touched {
+						if mask[d]&bit != 0 {
+							continue
+						}
+						if i, ok := slices.BinarySearch(docs, d); ok {
+							s := vals[i] * v.w
+							if best[d] == 0 {
+								gt = append(gt, d)
+								best[d] = s
+							} else if s > best[d] {
+								best[d] = s
+							}
+						}
+					}
+					continue
+				}
+				for k, d := range docs {
+					if restrict && (mask[d] == 0 || mask[d]&bit != 0) {
+						continue
+					}
+					s := vals[k] * v.w
+					if best[d] == 0 {
+						gt = append(gt, d)
+						best[d] = s
+					} else if s > best[d] {
+						best[d] = s
+					}
 				}
 			}
-		}
-		bit := uint64(1) << uint(gi)
-		for _, d := range gt {
-			if mask[d] == 0 {
-				touched = append(touched, d)
+			for _, d := range gt {
+				if mask[d] == 0 {
+					touched = append(touched, d)
+				}
+				acc[d] += best[d]
+				mask[d] |= bit
+				best[d] = 0
 			}
-			acc[d] += best[d]
-			mask[d] |= bit
-			best[d] = 0
+			*gbuf = gt
 		}
-		*gbuf = gt
+		if !heavy {
+			break
+		}
 	}
 	return touched
 }

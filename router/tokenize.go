@@ -1,6 +1,7 @@
 package router
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -61,6 +62,61 @@ func splitWordsParts(s string, parts bool, fn func(w string)) {
 		prev = r
 	}
 	flush()
+}
+
+// splitBytes is splitWords for the index build: it passes a buffer that
+// is only valid during the call, and it does not allocate per word.
+func splitBytes(s string, fn func(w []byte)) {
+	var buf [64]byte
+	word := buf[:0]
+	var prev rune
+	flush := func() {
+		if len(word) > 0 {
+			fn(word)
+			if i := alphaPrefixBytes(word); i >= 3 && i < len(word) {
+				fn(word[:i])
+			}
+			word = word[:0]
+		}
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			prev = 0
+			continue
+		}
+		if prev != 0 {
+			switch {
+			case unicode.IsLower(prev) && unicode.IsUpper(r):
+				flush()
+			case unicode.IsUpper(prev) && unicode.IsUpper(r):
+				if i < len(s) {
+					next, _ := utf8.DecodeRuneInString(s[i:])
+					if unicode.IsLower(next) {
+						flush()
+					}
+				}
+			}
+		}
+		word = utf8.AppendRune(word, unicode.ToLower(r))
+		prev = r
+	}
+	flush()
+}
+
+func alphaPrefixBytes(w []byte) int {
+	i := 0
+	for i < len(w) && (w[i] < '0' || w[i] > '9') {
+		i++
+	}
+	for j := i; j < len(w); j++ {
+		if w[j] < '0' || w[j] > '9' {
+			return 0
+		}
+	}
+	return i
 }
 
 // alphaPrefix returns the length of w's leading run of letters, when the
@@ -136,4 +192,24 @@ func stem(w string) string {
 		}
 	}
 	return english.Stem(w, true)
+}
+
+// plural folds a regular English plural to its singular (Harman's
+// S-stemmer: "policies" → policy, "tickets" → ticket, but "status" and
+// "class" stay). Words are indexed under this form, and under their
+// Snowball stem as a weaker variant, so "ticket" matches "tickets" fully.
+func plural(w string) string {
+	n := len(w)
+	if n < 4 || w[n-1] != 's' {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && !strings.HasSuffix(w, "eies") && !strings.HasSuffix(w, "aies"):
+		return w[:n-3] + "y"
+	case strings.HasSuffix(w, "es") && !strings.HasSuffix(w, "aes") && !strings.HasSuffix(w, "ees") && !strings.HasSuffix(w, "oes"):
+		return w[:n-1]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "ss"):
+		return w[:n-1]
+	}
+	return w
 }

@@ -227,10 +227,45 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: intentsrv %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "Usage: intentsrv %s\n", synopsis)
+		// The command's own flags first; the server and source flags every
+		// command shares with serve after them, so they do not bury these.
+		shared := sharedFlagNames()
+		own := flag.NewFlagSet(name, flag.ContinueOnError)
+		common := flag.NewFlagSet(name, flag.ContinueOnError)
+		fs.VisitAll(func(f *flag.Flag) {
+			dst := own
+			if shared[f.Name] && name != "serve" {
+				dst = common
+			}
+			dst.Var(f.Value, f.Name, f.Usage)
+			dst.Lookup(f.Name).DefValue = f.DefValue
+		})
+		for _, group := range []struct {
+			title string
+			fs    *flag.FlagSet
+		}{{"Flags", own}, {"Server and source flags (as for serve)", common}} {
+			n := 0
+			group.fs.VisitAll(func(*flag.Flag) { n++ })
+			if n == 0 {
+				continue
+			}
+			fmt.Fprintf(stderr, "\n%s:\n", group.title)
+			group.fs.SetOutput(stderr)
+			group.fs.PrintDefaults()
+		}
 	}
 	return fs
+}
+
+// sharedFlagNames names the flags serverFlags registers.
+func sharedFlagNames() map[string]bool {
+	var f serverFlags
+	scratch := flag.NewFlagSet("scratch", flag.ContinueOnError)
+	f.register(scratch)
+	names := map[string]bool{}
+	scratch.VisitAll(func(fl *flag.Flag) { names[fl.Name] = true })
+	return names
 }
 
 // parseFlags parses args, allowing flags after positional arguments.
