@@ -100,7 +100,7 @@ func Catalog() (*operations.Registry, error) {
 
 // namespaceBlurbs are the one-line descriptions describe shows per namespace.
 var namespaceBlurbs = map[string]string{
-	"helpdesk.tickets":        "Customer tickets: find, read, create, update, assign, close, merge and delete.",
+	"helpdesk.tickets":        "Customer requests: their status, priority, assignee and history.",
 	"helpdesk.comments":       "Public replies and internal notes on tickets.",
 	"helpdesk.attachments":    "Files attached to tickets (metadata only).",
 	"helpdesk.users":          "Customers, agents and admins.",
