@@ -16,6 +16,9 @@ const (
 	DefaultMaxDescriptionLines = 3
 	DefaultHostServerName      = "intentsrv"
 	DefaultMaxGrowthPercent    = 10
+	// DefaultMaxPathTokens bounds the whole path an agent pays to reach one
+	// operation: the listing, one find and one describe.
+	DefaultMaxPathTokens = 3000
 )
 
 // EncodingMax is the Budgets.Encoding value that enforces the larger of the
@@ -56,6 +59,11 @@ type Budgets struct {
 	// MaxGrowthPercent is how much tokens may grow against Baseline, whole
 	// listing and each tool alike (default 10).
 	MaxGrowthPercent float64 `json:"max_growth_percent,omitempty" yaml:"max_growth_percent,omitempty"`
+	// MaxPathTokens bounds, for every operation, the tokens of the listing
+	// plus a find for its summary plus its describe: what reaching it costs
+	// an agent. Checked with reachability; zero means the default, negative
+	// no limit.
+	MaxPathTokens int `json:"max_path_tokens,omitempty" yaml:"max_path_tokens,omitempty"`
 }
 
 // withDefaults fills zero fields and validates the encoding.
@@ -69,6 +77,7 @@ func (b Budgets) withDefaults() (Budgets, error) {
 	def(&b.MaxListTokens, DefaultMaxListTokens)
 	def(&b.MaxToolTokens, DefaultMaxToolTokens)
 	def(&b.MaxDescriptionLines, DefaultMaxDescriptionLines)
+	def(&b.MaxPathTokens, DefaultMaxPathTokens)
 	if b.Encoding == "" {
 		b.Encoding = EncodingMax
 	}

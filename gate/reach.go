@@ -31,9 +31,41 @@ type Unreachable struct {
 	Reason string `json:"reason"`
 }
 
+// PathReport is what reaching an operation costs an agent: the listing, one
+// find (for the operation's summary) and one describe, in the enforced
+// encoding.
+type PathReport struct {
+	// WorstTokens is the costliest path, to WorstID.
+	WorstTokens int    `json:"worst_tokens"`
+	WorstID     string `json:"worst_id"`
+	// MedianTokens is the median path.
+	MedianTokens int `json:"median_tokens"`
+}
+
+// pathCost is one operation's find + describe tokens.
+type pathCost struct {
+	id     string
+	tokens int
+}
+
+func pathReport(listing int, paths []pathCost) *PathReport {
+	if len(paths) == 0 {
+		return nil
+	}
+	slices.SortFunc(paths, func(a, b pathCost) int {
+		if a.tokens != b.tokens {
+			return a.tokens - b.tokens
+		}
+		return compare(a.id, b.id)
+	})
+	worst := paths[len(paths)-1]
+	return &PathReport{WorstTokens: listing + worst.tokens, WorstID: worst.id, MedianTokens: listing + paths[len(paths)/2].tokens}
+}
+
 // reachability checks every visible operation of srv and returns how many
-// were checked and those that failed, sorted by id then check.
-func reachability(ctx context.Context, srv *intent.Server) (checked int, bad []Unreachable, err error) {
+// were checked, those that failed (sorted by id then check), and each
+// operation's path cost in encoding.
+func reachability(ctx context.Context, srv *intent.Server, encoding string) (checked int, bad []Unreachable, paths []pathCost, err error) {
 	var ops []*operations.Operation
 	for _, op := range srv.Registry().All() {
 		if srv.Visible(op) {
@@ -42,7 +74,7 @@ func reachability(ctx context.Context, srv *intent.Server) (checked int, bad []U
 	}
 	shadow, err := shadowServer(srv)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	var (
 		mu   sync.Mutex
@@ -52,11 +84,13 @@ func reachability(ctx context.Context, srv *intent.Server) (checked int, bad []U
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for op := range next {
-				if fails := reachOne(ctx, srv, shadow, op); len(fails) > 0 {
-					mu.Lock()
-					bad = append(bad, fails...)
-					mu.Unlock()
+				fails, cost := reachOne(ctx, srv, shadow, op, encoding)
+				mu.Lock()
+				bad = append(bad, fails...)
+				if cost > 0 {
+					paths = append(paths, pathCost{op.ID, cost})
 				}
+				mu.Unlock()
 			}
 		})
 	}
@@ -69,7 +103,7 @@ func reachability(ctx context.Context, srv *intent.Server) (checked int, bad []U
 	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return 0, nil, fmt.Errorf("reachability: %w", err)
+		return 0, nil, nil, fmt.Errorf("reachability: %w", err)
 	}
 	slices.SortFunc(bad, func(a, b Unreachable) int {
 		if a.ID != b.ID {
@@ -77,7 +111,7 @@ func reachability(ctx context.Context, srv *intent.Server) (checked int, bad []U
 		}
 		return compare(a.Check, b.Check)
 	})
-	return len(ops), bad, nil
+	return len(ops), bad, paths, nil
 }
 
 func compare(a, b string) int {
@@ -98,14 +132,19 @@ const probeKey = "intentsrv_gate_probe"
 // Previews are kept, since they are side-effect free by contract.
 func shadowServer(srv *intent.Server) (*intent.Server, error) {
 	reg := operations.NewRegistry()
-	for _, op := range srv.Registry().All() {
+	all := srv.Registry().All()
+	ops := make([]operations.Operation, len(all))
+	for i, op := range all {
 		cp := *op
 		cp.Aliases = slices.Clone(op.Aliases)
 		answer, _ := json.Marshal(map[string]string{probeKey: op.ID})
 		cp.Handler = func(context.Context, json.RawMessage) (json.RawMessage, error) { return answer, nil }
-		if err := reg.Register(cp); err != nil {
-			return nil, fmt.Errorf("shadow registry: %w", err)
-		}
+		ops[i] = cp
+	}
+	// The schemas already registered once in srv's registry; compiling them
+	// again up front would double the gate's time for nothing.
+	if err := reg.RegisterAll(ops, operations.RegisterOptions{DeferCompile: true}); err != nil {
+		return nil, fmt.Errorf("shadow registry: %w", err)
 	}
 	opts := srv.Options()
 	opts.Logger = slog.New(slog.DiscardHandler)
@@ -118,11 +157,19 @@ func shadowServer(srv *intent.Server) (*intent.Server, error) {
 
 // reachOne runs describe and find on the real server and ask or act on the
 // shadow, and returns each check op fails.
-func reachOne(ctx context.Context, srv, shadow *intent.Server, op *operations.Operation) []Unreachable {
+func reachOne(ctx context.Context, srv, shadow *intent.Server, op *operations.Operation, encoding string) ([]Unreachable, int) {
 	var bad []Unreachable
 	fail := func(check, reason string) { bad = append(bad, Unreachable{ID: op.ID, Check: check, Reason: reason}) }
 
 	env := srv.Do(ctx, intent.ToolDescribe, intent.Input{Action: op.ID})
+	cost := 0
+	if env.OK {
+		summary, _ := json.Marshal(map[string]string{"intent": op.Summary})
+		found := srv.Call(ctx, intent.ToolFind, summary)
+		if n, err := count(string(env.JSON()) + string(found.JSON())); err == nil {
+			cost = n.In(encoding)
+		}
+	}
 	var d struct {
 		ID    string          `json:"id"`
 		Input json.RawMessage `json:"input"`
@@ -158,7 +205,7 @@ func reachOne(ctx context.Context, srv, shadow *intent.Server, op *operations.Op
 	if reason := resolves(ctx, shadow, verb, op); reason != "" {
 		fail(verb, reason)
 	}
-	return bad
+	return bad, cost
 }
 
 // resolves calls verb with op's id on the shadow server, with the params of

@@ -21,6 +21,7 @@ const (
 	BreachDescriptionLines = "description_lines"
 	BreachUnreachable      = "unreachable"
 	BreachGrowth           = "growth"
+	BreachPathTokens       = "path_tokens"
 )
 
 // ListSubject is the Breach and Growth subject of the whole listing.
@@ -83,6 +84,9 @@ type Report struct {
 	Reachability bool `json:"reachability_checked"`
 	// Unreachable lists each failed reachability check, by operation id.
 	Unreachable []Unreachable `json:"unreachable"`
+	// Path is the cost of reaching operations (listing + find + describe),
+	// when reachability was checked.
+	Path *PathReport `json:"path,omitempty"`
 	// Growth is the change against the baseline, when one was given.
 	Growth []Growth `json:"growth,omitempty"`
 	// Flat is the one-tool-per-operation comparison, when asked for with
@@ -151,9 +155,17 @@ func Run(ctx context.Context, srv *intent.Server, b Budgets) (*Report, error) {
 	}
 	if !b.SkipReachability {
 		r.Reachability = true
-		_, bad, err := reachability(ctx, srv)
+		_, bad, paths, err := reachability(ctx, srv, b.Encoding)
 		if err != nil {
 			return nil, err
+		}
+		if pr := pathReport(r.List.Enforced, paths); pr != nil {
+			r.Path = pr
+			if b.MaxPathTokens >= 0 && pr.WorstTokens > b.MaxPathTokens {
+				r.Breaches = append(r.Breaches, Breach{Check: BreachPathTokens, Subject: pr.WorstID,
+					Limit: float64(b.MaxPathTokens), Actual: float64(pr.WorstTokens),
+					Message: fmt.Sprintf("reaching %s costs %d tokens (listing + find + describe); the budget is %d", pr.WorstID, pr.WorstTokens, b.MaxPathTokens)})
+			}
 		}
 		r.Unreachable = append(r.Unreachable, bad...)
 		for _, u := range bad {

@@ -35,6 +35,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, u := range r.Unreachable {
 			fmt.Fprintf(&b, "  unreachable %s via %s: %s\n", u.ID, u.Check, u.Reason)
 		}
+		if p := r.Path; p != nil {
+			fmt.Fprintf(&b, "path to an operation (listing + find + describe): median %d, worst %d tokens (%s); budget %s\n",
+				p.MedianTokens, p.WorstTokens, p.WorstID, limit(bud.MaxPathTokens))
+		}
 	} else {
 		fmt.Fprintf(&b, "reachability: not checked (%d operations)\n", r.Operations)
 	}

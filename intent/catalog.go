@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -170,7 +171,16 @@ func (s *Server) describe(ctx context.Context, in Input) *Envelope {
 		if !ok {
 			return s.unknownAction(in.Action, ToolDescribe)
 		}
-		return success(s.descriptor(op), Step{Tool: s.verbFor(op), Action: op.ID, Why: "run it with params that fit the input schema"})
+		if len(in.Params) > 0 {
+			return s.describeDefs(op, in)
+		}
+		d := s.descriptor(op)
+		steps := []Step{{Tool: s.verbFor(op), Action: op.ID, Why: "run it with params that fit the input schema"}}
+		if len(d.Elided) > 0 {
+			steps = append(steps, Step{Tool: ToolDescribe, Action: op.ID, Params: map[string]any{"defs": d.Elided[:min(len(d.Elided), 3)]},
+				Why: "fetch definitions marked x-elided (names in elided_defs) when you need to fill them in"})
+		}
+		return success(d, steps...)
 	}
 	f, bad := parseFilters(in, []string{"namespace", "limit", "cursor"}, 0, maxNamespaceLimit)
 	if bad != nil {
@@ -202,6 +212,36 @@ func (s *Server) describe(ctx context.Context, in Input) *Envelope {
 		return s.namespacePage(f)
 	}
 	return s.overview(f)
+}
+
+// describeDefs answers describe {action, params: {defs: [...]}}: the named
+// $defs of the operation's input schema, which a long descriptor elided.
+func (s *Server) describeDefs(op *operations.Operation, in Input) *Envelope {
+	var p struct {
+		Defs []string `json:"defs"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(in.Params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil || len(p.Defs) == 0 {
+		return failure(CodeInvalidParams, "describe with an action takes only params {\"defs\": [names]}, to fetch definitions its descriptor elided", nil,
+			&Remedy{Tool: ToolDescribe, Action: op.ID, Fix: "call describe with just the action, then ask for names listed in elided_defs"})
+	}
+	info := s.info(op)
+	out := map[string]json.RawMessage{}
+	var unknown []string
+	for _, name := range p.Defs {
+		if d, ok := info.defs[name]; ok {
+			out[name] = d
+		} else {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		return failure(CodeInvalidParams, fmt.Sprintf("no elided definition %s in %s", strings.Join(unknown, ", "), op.ID),
+			map[string]any{"elided_defs": orEmpty(info.elided)},
+			&Remedy{Tool: ToolDescribe, Action: op.ID, Fix: "ask for names listed in the descriptor's elided_defs"})
+	}
+	return success(map[string]any{"id": op.ID, "defs": out}, Step{Tool: s.verbFor(op), Action: op.ID, Why: "run it"})
 }
 
 func planRefMisplaced(tool string) *Envelope {

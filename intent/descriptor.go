@@ -2,6 +2,7 @@ package intent
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -12,7 +13,9 @@ import (
 // operation, shallow enough that one descriptor cannot flood the context.
 const (
 	inputSchemaDepth  = 8
-	outputSchemaDepth = 4
+	outputSchemaDepth = 2
+	// maxShapeFields caps the fields shown per object in a result shape.
+	maxShapeFields = 24
 )
 
 // descriptor is describe's view of one operation.
@@ -30,6 +33,10 @@ type descriptor struct {
 	Deprecated  bool                 `json:"deprecated,omitempty"`
 	Confirm     bool                 `json:"needs_confirmation,omitempty"`
 	Source      string               `json:"source,omitempty"`
+	// Elided names the $defs left out of Input to keep the descriptor
+	// within its budget; describe {action, params: {defs: [...]}} returns
+	// them.
+	Elided []string `json:"elided_defs,omitempty"`
 }
 
 func (s *Server) descriptor(op *operations.Operation) descriptor {
@@ -41,6 +48,7 @@ func (s *Server) descriptor(op *operations.Operation) descriptor {
 		Kind:        string(op.Kind),
 		Tool:        s.opts.ToolPrefix + s.verbFor(op),
 		Input:       info.input,
+		Elided:      info.elided,
 		Returns:     info.returns,
 		Examples:    op.Examples,
 		Aliases:     op.Aliases,
@@ -57,7 +65,9 @@ type opInfo struct {
 	required []string
 	paging   []string // names of paging parameters, when the input has them
 	input    json.RawMessage
-	returns  any // the output schema's shape, when known
+	elided   []string                   // $defs left out of input
+	defs     map[string]json.RawMessage // every compacted $def, for describe {defs}
+	returns  any                        // the output schema's shape, when known
 }
 
 // sourceLabel hides the default source: "go" on every demo descriptor is
@@ -91,7 +101,7 @@ func (s *Server) info(op *operations.Operation) *opInfo {
 			}
 			sort.Strings(inf.paging)
 		}
-		inf.input = compactSchema(schema, inputSchemaDepth)
+		inf.input, inf.elided, inf.defs = budgetSchema(capSchema(schema, inputSchemaDepth, true).(map[string]any), descriptorBudgetBytes)
 	} else {
 		inf.input = op.Input
 	}
@@ -220,9 +230,33 @@ func shapeOf(v any, defs map[string]any, depth int) any {
 		if len(props) == 0 {
 			return "object"
 		}
-		out := make(map[string]any, len(props))
-		for name, p := range props {
-			out[name] = shapeOf(p, defs, depth-1)
+		// Required fields first, then the rest by name, so a cap keeps the
+		// fields every result has.
+		req := map[string]bool{}
+		if r, ok := m["required"].([]any); ok {
+			for _, x := range r {
+				if n, ok := x.(string); ok {
+					req[n] = true
+				}
+			}
+		}
+		names := make([]string, 0, len(props))
+		for name := range props {
+			names = append(names, name)
+		}
+		sort.Slice(names, func(i, j int) bool {
+			if req[names[i]] != req[names[j]] {
+				return req[names[i]]
+			}
+			return names[i] < names[j]
+		})
+		out := make(map[string]any, min(len(props), maxShapeFields+1))
+		for i, name := range names {
+			if i == maxShapeFields {
+				out["…"] = fmt.Sprintf("%d more fields", len(names)-maxShapeFields)
+				break
+			}
+			out[name] = shapeOf(props[name], defs, depth-1)
 		}
 		return out
 	case typ == "array":
@@ -254,4 +288,180 @@ func typeName(t any) string {
 		return strings.Join(parts, "|")
 	}
 	return ""
+}
+
+// Descriptor budget: a descriptor should let an agent call its operation
+// and still leave the whole path (listing + find + describe) within about
+// 3,000 tokens. JSON schemas run about 3.5 bytes a token.
+const (
+	descriptorBudgetBytes = 7000
+	nestedDescriptionClip = 160
+)
+
+// budgetSchema fits an input schema into budget bytes, cutting what an
+// agent needs least first: (1) descriptions below the top-level properties
+// are clipped; (2) the largest $defs are elided, largest first, each
+// replaced by a stub that keeps its type and a short description; (3)
+// descriptions below the top level are dropped. Top-level properties and
+// required lists are never cut: they are what the agent must send. It
+// returns the schema, the elided names (sorted) and every $def in clipped
+// form, for describe {defs}.
+func budgetSchema(schema map[string]any, budget int) (json.RawMessage, []string, map[string]json.RawMessage) {
+	size := func() int {
+		b, _ := json.Marshal(schema)
+		return len(b)
+	}
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return json.RawMessage(`{"type":"object"}`), nil, nil
+	}
+	if len(raw) <= budget {
+		return raw, nil, nil
+	}
+	props, _ := schema["properties"].(map[string]any)
+	nested := func(f func(any)) {
+		for _, p := range props {
+			if m, ok := p.(map[string]any); ok {
+				for k, v := range m {
+					if k != "description" {
+						f(v)
+					}
+				}
+			}
+		}
+	}
+	nested(func(v any) { clipDescriptions(v, nestedDescriptionClip) })
+
+	defsKey := "$defs"
+	defs, _ := schema[defsKey].(map[string]any)
+	if defs == nil {
+		defsKey = "definitions"
+		defs, _ = schema[defsKey].(map[string]any)
+	}
+	all := make(map[string]json.RawMessage, len(defs))
+	names := make([]string, 0, len(defs))
+	for name, d := range defs {
+		clipDescriptions(d, nestedDescriptionClip)
+		b, _ := json.Marshal(d)
+		all[name] = b
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if len(all[names[i]]) != len(all[names[j]]) {
+			return len(all[names[i]]) > len(all[names[j]])
+		}
+		return names[i] < names[j]
+	})
+	var elided []string
+	total := size()
+	for _, name := range names {
+		if total <= budget {
+			break
+		}
+		stub := map[string]any{"x-elided": true}
+		if m, ok := defs[name].(map[string]any); ok {
+			if t, ok := m["type"]; ok {
+				stub["type"] = t
+			}
+		}
+		after, _ := json.Marshal(stub)
+		defs[name] = stub
+		total -= len(all[name]) - len(after)
+		elided = append(elided, name)
+	}
+	// Definitions that only elided definitions refer to are unreachable from
+	// what is left: drop them, and list as elided only those the kept schema
+	// still refers to.
+	if len(elided) > 0 {
+		reach := map[string]bool{}
+		var walk func(v any)
+		walk = func(v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				if ref, ok := x["$ref"].(string); ok {
+					name := ref[strings.LastIndexByte(ref, '/')+1:]
+					if !reach[name] {
+						reach[name] = true
+						if d, ok := defs[name]; ok {
+							walk(d)
+						}
+					}
+				}
+				for k, e := range x {
+					if k != defsKey {
+						walk(e)
+					}
+				}
+			case []any:
+				for _, e := range x {
+					walk(e)
+				}
+			}
+		}
+		walk(schema)
+		kept := elided[:0]
+		for _, name := range elided {
+			if reach[name] {
+				kept = append(kept, name)
+			}
+		}
+		elided = kept
+		for name := range defs {
+			if !reach[name] {
+				delete(defs, name)
+			}
+		}
+	}
+	if size() > budget {
+		nested(dropDescriptions)
+	}
+	sort.Strings(elided)
+	out, _ := json.Marshal(schema)
+	if len(all) == 0 {
+		all = nil
+	}
+	return out, elided, all
+}
+
+// dropDescriptions removes every "description" in a schema tree (but not
+// properties that happen to be named "description").
+func dropDescriptions(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, isProps := x["properties"]; isProps {
+			for _, p := range x["properties"].(map[string]any) {
+				dropDescriptions(p)
+			}
+		}
+		if s, ok := x["description"].(string); ok && s != "" {
+			delete(x, "description")
+		}
+		for k, e := range x {
+			if k != "properties" {
+				dropDescriptions(e)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			dropDescriptions(e)
+		}
+	}
+}
+
+// clipDescriptions shortens every "description" string in a schema tree.
+func clipDescriptions(v any, n int) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && k == "description" {
+				x[k] = clip(s, n)
+				continue
+			}
+			clipDescriptions(e, n)
+		}
+	case []any:
+		for _, e := range x {
+			clipDescriptions(e, n)
+		}
+	}
 }

@@ -37,6 +37,7 @@ func (g *gateFlags) register(fs interface {
 	fs.IntVar(&b.MaxListTokens, "max-list-tokens", gate.DefaultMaxListTokens, "most tokens the whole tools/list result may take (negative: no limit)")
 	fs.IntVar(&b.MaxToolTokens, "max-tool-tokens", gate.DefaultMaxToolTokens, "most tokens one tool may take (negative: no limit)")
 	fs.IntVar(&b.MaxDescriptionLines, "max-description-lines", gate.DefaultMaxDescriptionLines, "most lines a tool description may have (negative: no limit)")
+	fs.IntVar(&b.MaxPathTokens, "max-path-tokens", gate.DefaultMaxPathTokens, "most tokens reaching any one operation may cost: listing + find + describe (negative: no limit)")
 	fs.StringVar(&b.Encoding, "encoding", gate.EncodingMax, "encoding budgets are enforced in: o200k_base, cl100k_base, or max (the larger); both are reported")
 	fs.StringVar(&b.HostServerName, "host-server-name", gate.DefaultHostServerName, "server name hosts put in their tool-name prefix mcp__<name>__; prefixed names must stay legal")
 	fs.Float64Var(&b.MaxGrowthPercent, "max-growth", gate.DefaultMaxGrowthPercent, "with --baseline: most percent the tokens may grow, whole listing and each tool")
@@ -170,6 +171,7 @@ func (g *gateFlags) applyConfig(fs *flag.FlagSet, path string) error {
 	setInt("max-list-tokens", &b.MaxListTokens, c.MaxListTokens)
 	setInt("max-tool-tokens", &b.MaxToolTokens, c.MaxToolTokens)
 	setInt("max-description-lines", &b.MaxDescriptionLines, c.MaxDescriptionLines)
+	setInt("max-path-tokens", &b.MaxPathTokens, c.MaxPathTokens)
 	if c.MaxGrowthPercent != nil && !given["max-growth"] {
 		b.MaxGrowthPercent = *c.MaxGrowthPercent
 	}

@@ -60,6 +60,7 @@ type GateBudgets struct {
 	MaxListTokens       *int     `yaml:"max_list_tokens,omitempty"`
 	MaxToolTokens       *int     `yaml:"max_tool_tokens,omitempty"`
 	MaxDescriptionLines *int     `yaml:"max_description_lines,omitempty"`
+	MaxPathTokens       *int     `yaml:"max_path_tokens,omitempty"`
 	MaxGrowthPercent    *float64 `yaml:"max_growth_percent,omitempty"`
 	Encoding            string   `yaml:"encoding,omitempty"`
 	HostServerName      string   `yaml:"host_server_name,omitempty"`

@@ -48,7 +48,7 @@ var (
 // runs of non-letters were folded to one space, so punctuation and case
 // tricks do not hide them.
 var instructionPatterns = []guarded{
-	{`ignore disregard forget override bypass skip`, `\b(ignore|disregard|forget|override|bypass|skip)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|the|system|safety|developer)\b.{0,40}\b(instruction|instructions|prompt|prompts|rules|directions|guidelines|context|messages|policies|policy)\b`},
+	{`ignore disregard forget override bypass skip`, `\b(ignore|disregard|forget|override|bypass|skip)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|your|system|safety|developer)\b.{0,40}\b(instruction|instructions|prompt|prompts|rules|directions|guidelines|context|messages|policies|policy)\b`},
 	{`instruction instructions prompt directive directives`, `\b(new|updated|real|actual|hidden|secret) (system )?(instruction|instructions|prompt|directive|directives)\b`},
 	{`instruction instructions prompt prompts`, `\b(previous|prior|above|earlier) (instruction|instructions|prompt|prompts)\b`},
 	{`prompt`, `\bsystem prompt\b`},
@@ -417,3 +417,7 @@ func Cap(s string, max int) string {
 	}
 	return strings.TrimRightFunc(string(cut), unicode.IsSpace) + "…"
 }
+
+// Version changes whenever Clean's output for some input changes, so that
+// caches of sanitised text (the OpenAPI catalog cache) are rebuilt.
+const Version = 2

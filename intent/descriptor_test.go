@@ -1,0 +1,107 @@
+package intent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// bigSchema is an input schema whose $defs far exceed the descriptor
+// budget: a top-level "rules" array of a oneOf over many rule definitions,
+// each with long descriptions, one of them referring to a leaf definition.
+func bigSchema() json.RawMessage {
+	defs := map[string]any{}
+	var alts []any
+	for i := 0; i < 40; i++ {
+		name := fmt.Sprintf("rule_%02d", i)
+		defs[name] = map[string]any{
+			"type":        "object",
+			"description": strings.Repeat("A rule that does something rather specific. ", 10),
+			"properties": map[string]any{
+				"kind":  map[string]any{"type": "string", "enum": []string{name}, "description": strings.Repeat("the kind ", 30)},
+				"param": map[string]any{"$ref": "#/$defs/leaf"},
+			},
+		}
+		alts = append(alts, map[string]any{"$ref": "#/$defs/" + name})
+	}
+	defs["leaf"] = map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "integer"}}}
+	defs["rule"] = map[string]any{"oneOf": alts}
+	b, _ := json.Marshal(map[string]any{
+		"type":     "object",
+		"required": []string{"name", "rules"},
+		"properties": map[string]any{
+			"name":  map[string]any{"type": "string", "description": "the ruleset's name"},
+			"rules": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/rule"}},
+		},
+		"$defs": defs,
+	})
+	return b
+}
+
+func TestLongDescriptorsStayWithinBudget(t *testing.T) {
+	r := operations.NewRegistry()
+	err := r.Register(operations.Operation{ID: "rules.set", Summary: "Replace a ruleset", Kind: operations.KindRead, Input: bigSchema(),
+		Handler: func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) { return args, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := New(r, Options{})
+	env := call(t, s, "describe", `{"action":"rules.set"}`)
+	if !env.OK {
+		t.Fatalf("describe: %s", env.JSON())
+	}
+	d := data(t, env)
+	in, _ := json.Marshal(d["input"])
+	if len(in) > descriptorBudgetBytes {
+		t.Fatalf("input schema is %d bytes; the budget is %d", len(in), descriptorBudgetBytes)
+	}
+	if !strings.Contains(string(in), `"name"`) || !strings.Contains(string(in), `"required":["name","rules"]`) {
+		t.Fatalf("top-level properties or required were cut: %s", in)
+	}
+	elided, _ := d["elided_defs"].([]any)
+	if len(elided) == 0 {
+		t.Fatalf("nothing elided from an oversized schema: %s", env.JSON())
+	}
+	// Every elided name is referred to by what was kept.
+	for _, e := range elided {
+		if !strings.Contains(string(in), `"#/$defs/`+e.(string)+`"`) {
+			t.Errorf("elided %s is not referred to by the kept schema", e)
+		}
+	}
+	// The elided definitions are one describe away.
+	got := call(t, s, "describe", fmt.Sprintf(`{"action":"rules.set","params":{"defs":[%q]}}`, elided[0]))
+	defs, _ := data(t, got)["defs"].(map[string]any)
+	if !got.OK || defs[elided[0].(string)] == nil {
+		t.Fatalf("describe defs: %s", got.JSON())
+	}
+	if bad := call(t, s, "describe", `{"action":"rules.set","params":{"defs":["nope"]}}`); bad.Code != CodeInvalidParams {
+		t.Fatalf("unknown def: %s", bad.JSON())
+	}
+	// Validation still uses the full schema.
+	if res := call(t, s, "ask", `{"action":"rules.set","params":{"name":"n","rules":[{"kind":"rule_03","param":{"x":"no"}}]}}`); res.Code != CodeInvalidParams {
+		t.Fatalf("a deep error must still be caught: %s", res.JSON())
+	}
+}
+
+func TestResultShapeIsCapped(t *testing.T) {
+	props := map[string]any{}
+	for i := 0; i < 60; i++ {
+		props[fmt.Sprintf("field_%02d", i)] = map[string]any{"type": "string"}
+	}
+	props["zz_id"] = map[string]any{"type": "integer"}
+	out, _ := json.Marshal(map[string]any{"type": "object", "required": []string{"zz_id"}, "properties": props})
+	shape := shapeOf(mustMap(out), nil, outputSchemaDepth).(map[string]any)
+	if len(shape) != maxShapeFields+1 || shape["zz_id"] != "integer" || shape["…"] != "37 more fields" {
+		t.Fatalf("shape = %v", shape)
+	}
+}
+
+func mustMap(b []byte) map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	return m
+}
