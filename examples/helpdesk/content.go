@@ -394,11 +394,7 @@ func checkWebhookURL(raw string) error {
 func (s *Service) listWebhooks(_ context.Context, in Page) (List[Webhook], error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var ws []Webhook
-	for _, id := range sortedKeys(s.webhooks) {
-		ws = append(ws, webhookView(s.webhooks[id]))
-	}
-	return paginate(ws, in)
+	return pageAll(s.webhooks, webhookView, in)
 }
 
 func (s *Service) getWebhook(_ context.Context, in WebhookRef) (Webhook, error) {

@@ -430,11 +430,7 @@ func (s *Service) teamView(t *team) Team {
 func (s *Service) listTeams(_ context.Context, in Page) (List[Team], error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var ts []Team
-	for _, id := range sortedKeys(s.teams) {
-		ts = append(ts, s.teamView(s.teams[id]))
-	}
-	return paginate(ts, in)
+	return pageAll(s.teams, s.teamView, in)
 }
 
 func (s *Service) getTeam(_ context.Context, in TeamRef) (Team, error) {

@@ -187,6 +187,17 @@ const defaultLimit = 25
 
 // paginate returns the page of items that p selects. Cursors encode an
 // offset; a cursor this service did not issue is an invalid_params error.
+// pageAll pages through every record of m in id order, each copied with
+// view so callers never share the store's memory. The caller holds the
+// read lock.
+func pageAll[R, T any](m map[int]*R, view func(*R) T, p Page) (List[T], error) {
+	items := make([]T, 0, len(m))
+	for _, id := range sortedKeys(m) {
+		items = append(items, view(m[id]))
+	}
+	return paginate(items, p)
+}
+
 func paginate[T any](items []T, p Page) (List[T], error) {
 	limit := p.Limit
 	if limit <= 0 {

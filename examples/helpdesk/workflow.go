@@ -469,11 +469,7 @@ func policyView(p *SLAPolicy) SLAPolicy {
 func (s *Service) listPolicies(_ context.Context, in Page) (List[SLAPolicy], error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var ps []SLAPolicy
-	for _, id := range sortedKeys(s.policies) {
-		ps = append(ps, policyView(s.policies[id]))
-	}
-	return paginate(ps, in)
+	return pageAll(s.policies, policyView, in)
 }
 
 func (s *Service) getPolicy(_ context.Context, in PolicyRef) (SLAPolicy, error) {
@@ -756,11 +752,7 @@ func viewCopy(v *View) View {
 func (s *Service) listViews(_ context.Context, in Page) (List[View], error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var vs []View
-	for _, id := range sortedKeys(s.views) {
-		vs = append(vs, viewCopy(s.views[id]))
-	}
-	return paginate(vs, in)
+	return pageAll(s.views, viewCopy, in)
 }
 
 func (s *Service) getView(_ context.Context, in ViewRef) (View, error) {
