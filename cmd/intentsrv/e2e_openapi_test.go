@@ -88,50 +88,18 @@ func startPrism(t *testing.T, prism, spec string) string {
 	return ""
 }
 
-func buildOpenAPIBinary(t *testing.T) string {
+// callOpenAPITool is callTool that also fails when a credential shows up
+// anywhere in the result.
+func callOpenAPITool(t *testing.T, c *client.Client, name string, args map[string]any) e2eEnvelope {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "intentsrv")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-type openAPIEnvelope struct {
-	OK      bool            `json:"ok"`
-	Data    json.RawMessage `json:"data"`
-	Error   string          `json:"error"`
-	Code    string          `json:"code"`
-	Details json.RawMessage `json:"details"`
-}
-
-func callOpenAPITool(t *testing.T, c *client.Client, name string, args map[string]any) openAPIEnvelope {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	var req mcp.CallToolRequest
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var env openAPIEnvelope
-	if err := json.Unmarshal(b, &env); err != nil {
-		t.Fatalf("%s: structuredContent is not an envelope: %s", name, b)
-	}
+	env := callTool(t, c, name, args)
+	b, _ := json.Marshal(env)
 	if strings.Contains(string(b), e2eToken) || strings.Contains(string(b), e2eAPIKey) {
 		t.Fatalf("%s: a secret leaked into the result: %s", name, b)
 	}
 	return env
 }
 
-// TestE2EOpenAPIAgainstPrism drives intentsrv through a real MCP client
-// while Prism, a validating mock of the same spec, checks every HTTP
-// request intentsrv sends: a malformed request gets a 4xx from Prism and
-// fails the call.
 func TestE2EOpenAPIAgainstPrism(t *testing.T) {
 	if os.Getenv("INTENTSRV_E2E") != "1" {
 		t.Skip("set INTENTSRV_E2E=1 (and install Prism with .ci/install-prism.sh) to run")
@@ -166,7 +134,7 @@ func TestE2EOpenAPIAgainstPrism(t *testing.T) {
 		}
 	}
 
-	bin := buildOpenAPIBinary(t)
+	bin := intentsrvBinary(t)
 	env := append(os.Environ(), "TRACKER_TOKEN="+e2eToken, "TRACKER_API_KEY="+e2eAPIKey, "INTENTSRV_PLAN_KEY=")
 	c, err := client.NewStdioMCPClient(bin, env, "serve",
 		"--openapi", "tracker="+spec, "--base-url", base, "--writes", "allow", "--openapi-cache", "off")

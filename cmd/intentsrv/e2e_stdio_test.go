@@ -79,6 +79,7 @@ func startClient(t *testing.T, args ...string) *client.Client {
 type e2eEnvelope struct {
 	OK      bool            `json:"ok"`
 	Data    json.RawMessage `json:"data"`
+	Error   string          `json:"error"`
 	Code    string          `json:"code"`
 	Details json.RawMessage `json:"details"`
 	Remedy  *struct {
@@ -88,7 +89,7 @@ type e2eEnvelope struct {
 
 func callTool(t *testing.T, c *client.Client, name string, args map[string]any) e2eEnvelope {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var req mcp.CallToolRequest
 	req.Params.Name = name
