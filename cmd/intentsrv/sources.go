@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/intentsrv/intentsrv/manifest/config"
@@ -200,7 +198,7 @@ func loadOpenAPI(ctx context.Context, reg *operations.Registry, log *slog.Logger
 			log.Warn("overlay rule matched no operation", "source", src.Name, "match", m)
 		}
 	}
-	registered, failed := registerAll(reg, ops, log)
+	registered, failed := registerAll(reg, cat, ops, log)
 	if registered == 0 && len(ops) > 0 {
 		return fmt.Errorf("source %q: none of its %d operations could be registered", src.Name, len(ops))
 	}
@@ -213,40 +211,64 @@ func loadOpenAPI(ctx context.Context, reg *operations.Registry, log *slog.Logger
 	return nil
 }
 
-// registerAll registers ops on every core (schema compilation dominates
-// start-up on large specs). An operation that fails is logged and skipped:
+// registerAll registers ops, bound from cat, in bulk: input schemas
+// compile on every core. An operation that fails is logged and skipped:
 // one bad schema in a 1,000-operation spec should not take the rest down.
-func registerAll(reg *operations.Registry, ops []operations.Operation, log *slog.Logger) (registered, failed int) {
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	work := make(chan int)
-	workers := runtime.GOMAXPROCS(0)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				err := reg.Register(ops[i])
-				mu.Lock()
-				if err != nil {
-					failed++
-					var re *operations.RegistrationError
-					if errors.As(err, &re) {
-						log.Warn("operation skipped", "id", re.ID, "err", re.Err)
-					} else {
-						log.Warn("operation skipped", "id", ops[i].ID, "err", err)
-					}
-				} else {
-					registered++
-				}
-				mu.Unlock()
+//
+// An operation whose input schema the catalog's verified cache entry
+// records as compiled (a previous start registered it) is registered with
+// its compilation deferred to first use; that is what makes a warm start
+// cheap. Every other operation compiles now, and those that register are
+// recorded in the cache entry for the next start.
+func registerAll(reg *operations.Registry, cat *openapi.Catalog, ops []operations.Operation, log *slog.Logger) (registered, failed int) {
+	var known, fresh []operations.Operation
+	for _, op := range ops {
+		if cat.Compiled(op.Input) {
+			known = append(known, op)
+		} else {
+			fresh = append(fresh, op)
+		}
+	}
+	bad := map[string]bool{}
+	note := func(err error) {
+		if err == nil {
+			return
+		}
+		var errs []error
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = j.Unwrap()
+		} else {
+			errs = []error{err}
+		}
+		for _, e := range errs {
+			failed++
+			var re *operations.RegistrationError
+			if errors.As(e, &re) {
+				bad[re.ID] = true
+				log.Warn("operation skipped", "id", re.ID, "err", re.Err)
+			} else {
+				log.Warn("operation skipped", "err", e)
 			}
-		}()
+		}
 	}
-	for i := range ops {
-		work <- i
+	if len(known) > 0 {
+		note(reg.RegisterAll(known, operations.RegisterOptions{DeferCompile: true}))
 	}
-	close(work)
-	wg.Wait()
-	return registered, failed
+	if len(fresh) > 0 {
+		err := reg.RegisterAll(fresh, operations.RegisterOptions{})
+		note(err)
+		compiled := fresh
+		if err != nil {
+			compiled = make([]operations.Operation, 0, len(fresh))
+			for _, op := range fresh {
+				if !bad[op.ID] {
+					compiled = append(compiled, op)
+				}
+			}
+		}
+		if err := cat.RecordCompiled(compiled); err != nil {
+			log.Warn("openapi: could not update the catalog cache", "source", cat.Source, "err", err)
+		}
+	}
+	return len(ops) - failed, failed
 }

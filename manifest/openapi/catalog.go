@@ -8,7 +8,7 @@ import (
 
 // catalogFormat changes whenever the Catalog layout or the way it is built
 // changes; cached catalogs of another format are rebuilt.
-const catalogFormat = 3
+const catalogFormat = 4
 
 // Catalog is the parsed form of one OpenAPI document: everything needed to
 // register and run its operations, and nothing else. It is plain data, safe
@@ -36,6 +36,10 @@ type Catalog struct {
 	Ops []Op `json:"ops"`
 	// Warnings are problems met while parsing that did not stop it.
 	Warnings []string `json:"warnings,omitempty"`
+
+	// cache links the catalog to its on-disk cache entry (nil when there
+	// is none): which input schemas are known to compile.
+	cache *cacheLink
 }
 
 // SecurityRequirement is one alternative of an OpenAPI security

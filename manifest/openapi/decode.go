@@ -30,11 +30,11 @@ func decodeDocument(data []byte) (map[string]any, error) {
 	trimmed = bytes.TrimPrefix(trimmed, []byte("\xef\xbb\xbf"))
 	var root any
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		dec := json.NewDecoder(bytes.NewReader(trimmed))
-		dec.UseNumber()
-		if err := dec.Decode(&root); err != nil {
+		v, err := decodeJSONTree(trimmed)
+		if err != nil {
 			return nil, fmt.Errorf("decode JSON: %w", err)
 		}
+		root = v
 	} else {
 		var v any
 		if err := yaml.Unmarshal(trimmed, &v); err != nil {

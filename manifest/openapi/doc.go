@@ -9,7 +9,11 @@
 // the catalog to an executor (HTTP client, base URL, credentials from the
 // environment, mock mode) and returns []operations.Operation ready for
 // Registry.Register. Load does both and keeps the catalog in an on-disk
-// cache keyed by the spec's SHA-256, so a second start skips parsing.
+// cache keyed by the spec's SHA-256, so a second start skips parsing. The
+// entry also records which input schemas compiled when a previous start
+// registered them (Catalog.RecordCompiled); Catalog.Compiled tells the
+// caller which operations may be registered with their compilation
+// deferred to first use.
 //
 // The parser walks the decoded JSON/YAML tree itself rather than building
 // libopenapi's full model: on GitHub's 13 MB spec libopenapi's model build

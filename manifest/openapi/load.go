@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/intentsrv/intentsrv/manifest/sanitize"
 	"io"
 	"log/slog"
 	"net/http"
@@ -72,7 +72,7 @@ func Load(ctx context.Context, opts LoadOptions) (*Catalog, error) {
 	key := cacheKey(opts.Name, sum, popts)
 	var path string
 	if opts.CacheDir != "" {
-		path = filepath.Join(opts.CacheDir, key+".json")
+		path = filepath.Join(opts.CacheDir, key+cacheExt)
 		cat, err := readCache(path, key, opts.Name)
 		switch {
 		case err == nil:
@@ -89,8 +89,10 @@ func Load(ctx context.Context, opts LoadOptions) (*Catalog, error) {
 		return nil, fmt.Errorf("openapi source %q (%s): %w", opts.Name, displayLocation(opts.Location), err)
 	}
 	if path != "" {
-		if err := writeCache(path, key, cat); err != nil {
+		if err := writeCache(path, key, cat, nil); err != nil {
 			log.Warn("openapi: could not write the catalog cache", "source", opts.Name, "err", err)
+		} else {
+			cat.cache = &cacheLink{path: path, key: key, compiled: make([]bool, len(cat.Ops))}
 		}
 	}
 	return cat, nil
@@ -107,71 +109,10 @@ func displayLocation(loc string) string {
 
 func cacheKey(name string, sum [32]byte, p ParseOptions) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "format=%d\nname=%s\nurl=%s\nin=%d\nout=%d\nspec=%x\n", catalogFormat, name, p.SpecURL, p.InputDepth, p.OutputDepth, sum)
+	// The sanitiser's version is part of the key: cached text was cleaned
+	// by the sanitiser of its day.
+	fmt.Fprintf(h, "format=%d\nsanitize=%d\nname=%s\nurl=%s\nin=%d\nout=%d\nspec=%x\n", catalogFormat, sanitize.Version, name, p.SpecURL, p.InputDepth, p.OutputDepth, sum)
 	return name + "-" + hex.EncodeToString(h.Sum(nil))[:32]
-}
-
-// cacheEntry is the file layout: the key it was written for, the SHA-256
-// of the catalog bytes, and the catalog.
-type cacheEntry struct {
-	Key     string          `json:"key"`
-	Sum     string          `json:"sum"`
-	Catalog json.RawMessage `json:"catalog"`
-}
-
-func readCache(path, key, name string) (*Catalog, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var e cacheEntry
-	if err := json.Unmarshal(raw, &e); err != nil {
-		return nil, fmt.Errorf("corrupt cache entry %s: %w", filepath.Base(path), err)
-	}
-	if e.Key != key {
-		return nil, fmt.Errorf("stale cache entry %s", filepath.Base(path))
-	}
-	sum := sha256.Sum256(e.Catalog)
-	if hex.EncodeToString(sum[:]) != e.Sum {
-		return nil, fmt.Errorf("corrupt cache entry %s: checksum mismatch", filepath.Base(path))
-	}
-	var cat Catalog
-	if err := json.Unmarshal(e.Catalog, &cat); err != nil {
-		return nil, fmt.Errorf("corrupt cache entry %s: %w", filepath.Base(path), err)
-	}
-	if cat.Format != catalogFormat || cat.Source != name || len(cat.Ops) == 0 {
-		return nil, fmt.Errorf("stale cache entry %s", filepath.Base(path))
-	}
-	return &cat, nil
-}
-
-func writeCache(path, key string, cat *Catalog) error {
-	body, err := json.Marshal(cat)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256(body)
-	raw, err := json.Marshal(cacheEntry{Key: key, Sum: hex.EncodeToString(sum[:]), Catalog: body})
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".catalog-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(raw); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // readSpec returns the document bytes and, for a URL, the URL.

@@ -84,7 +84,7 @@ func TestCacheRoundTripAndCorruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := filepath.Glob(filepath.Join(dir, "tracker-*.json"))
+	entries, _ := filepath.Glob(filepath.Join(dir, "tracker-*"+cacheExt))
 	if len(entries) != 1 {
 		t.Fatalf("cache entries: %v", entries)
 	}

@@ -147,6 +147,7 @@ func Parse(name string, data []byte, opts ParseOptions) (*Catalog, error) {
 	p.assignIDs(cat.Ops, parts)
 	cat.Blurbs = p.blurbs(cat.Ops)
 	cat.Warnings = p.warnings
+	detachStrings(cat)
 	return cat, nil
 }
 

@@ -230,7 +230,11 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 	for _, k := range subschemaMaps {
 		if m := obj(n, k); m != nil {
 			props := make(map[string]any, len(m))
-			for name, sub := range m {
+			// In name order: a definition is hoisted at the depth where it
+			// is first met, so the walk's order decides where the depth cap
+			// cuts it; map order would make the output vary between runs.
+			for _, name := range sortedKeys(m) {
+				sub := m[name]
 				if b.input && k == "properties" && readOnly(b.root, sub) {
 					continue
 				}
@@ -483,7 +487,7 @@ func patternCompiles(p string) bool {
 		return v.(bool)
 	}
 	_, err := regexp.Compile(p)
-	patternCache.Store(p, err == nil)
+	patternCache.Store(strings.Clone(p), err == nil) // p may share the whole document's memory
 	return err == nil
 }
 
@@ -505,7 +509,7 @@ func sortedKeys(m map[string]any) []string {
 // marshal encodes a generated schema. Map keys come out sorted, so the
 // same spec always yields the same bytes.
 func marshal(v any) json.RawMessage {
-	raw, err := json.Marshal(v)
+	raw, err := appendJSON(nil, v)
 	if err != nil {
 		// Only NaN/Inf could cause this, and decode never produces them.
 		return json.RawMessage(`{}`)
