@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/buger/jsonparser"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -72,12 +73,11 @@ func compileObjectSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// checkObjectRoot checks, without compiling, that raw is JSON whose root is
-// an object schema.
+// checkObjectRoot checks, without compiling and without decoding nested
+// values, that raw is a JSON object whose "type", if any, allows "object".
+// It is the cheap check of deferred registration; compilation later checks
+// the rest.
 func checkObjectRoot(raw json.RawMessage) error {
-	var head struct {
-		Type any `json:"type"`
-	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		var v any
@@ -86,11 +86,28 @@ func checkObjectRoot(raw json.RawMessage) error {
 		}
 		return objectRoot(v)
 	}
-	if err := json.Unmarshal(raw, &head); err != nil {
+	t, dt, _, err := jsonparser.Get(raw, "type")
+	switch {
+	case errors.Is(err, jsonparser.KeyPathNotFoundError):
+		return nil
+	case err != nil:
 		return fmt.Errorf("not valid JSON: %w", err)
 	}
-	if head.Type != nil && !typeAllowsObject(head.Type) {
-		return fmt.Errorf("root must be an object schema, got type %v", head.Type)
+	var typ any
+	switch dt {
+	case jsonparser.String:
+		typ = string(t)
+	case jsonparser.Array:
+		var arr []any
+		if err := json.Unmarshal(t, &arr); err != nil {
+			return fmt.Errorf("not valid JSON: %w", err)
+		}
+		typ = arr
+	default:
+		return fmt.Errorf("root must be an object schema, got type %s", t)
+	}
+	if !typeAllowsObject(typ) {
+		return fmt.Errorf("root must be an object schema, got type %v", typ)
 	}
 	return nil
 }
