@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/intentsrv/intentsrv/gate"
 	"github.com/intentsrv/intentsrv/intent"
+	"github.com/intentsrv/intentsrv/manifest/openapi"
 )
 
 // Doctor statuses. Only fail makes doctor exit non-zero.
@@ -34,6 +37,9 @@ type doctorEnv struct {
 	srv         *intent.Server
 	usedDefault bool
 	loadErr     error
+	src         *sourceFlags
+	network     bool // --check-network: the operator allowed network probes
+	getenv      func(string) string
 }
 
 // doctorCheck is one check. It returns one or more findings; a check that
@@ -50,6 +56,9 @@ func doctorChecks() []doctorCheck {
 		{"sources", checkSources},
 		{"writes", checkWrites},
 		{"env", checkEnv},
+		{"auth", checkAuth},
+		{"network", checkNetwork},
+		{"lock", checkLock},
 		{"gate", checkGate},
 	}
 }
@@ -58,8 +67,9 @@ func runDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	var f serverFlags
 	fs := newFlagSet("doctor", "doctor [flags]", stderr)
 	f.register(fs)
-	var jsonOut bool
+	var jsonOut, network bool
 	fs.BoolVar(&jsonOut, "json", false, "print the findings as JSON")
+	fs.BoolVar(&network, "check-network", false, "also check that each source's base URL answers (touches the network)")
 	rest, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -68,7 +78,7 @@ func runDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		fmt.Fprintf(stderr, "intentsrv doctor: unexpected arguments %q\n", rest)
 		return exitUsage
 	}
-	env := &doctorEnv{}
+	env := &doctorEnv{src: &f.src, network: network, getenv: os.Getenv}
 	env.srv, env.usedDefault, env.loadErr = f.build(ctx, f.logger(stderr))
 	var all []finding
 	for _, c := range doctorChecks() {
@@ -227,4 +237,132 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// sourceCatalogs loads each configured OpenAPI source's catalog (from the
+// cache when it is fresh) for checks that need the spec itself.
+func sourceCatalogs(ctx context.Context, env *doctorEnv) ([]sourceSpec, []*openapi.Catalog, error) {
+	specs, _, err := env.src.sources()
+	if err != nil {
+		return nil, nil, err
+	}
+	cats := make([]*openapi.Catalog, len(specs))
+	for i, sp := range specs {
+		cat, err := openapi.Load(ctx, openapi.LoadOptions{Name: sp.Name, Location: sp.OpenAPI, CacheDir: env.src.cacheDirectory()})
+		if err != nil {
+			return nil, nil, fmt.Errorf("source %s: %w", sp.Name, err)
+		}
+		cats[i] = cat
+	}
+	return specs, cats, nil
+}
+
+// checkAuth reports, per source, whether the environment variables its
+// security schemes need are set. Values are never read out, only whether
+// they are empty. Unset is a warning: public operations still work.
+func checkAuth(ctx context.Context, env *doctorEnv) []finding {
+	if env.srv == nil {
+		return skipped()
+	}
+	if env.usedDefault {
+		return []finding{{Status: statusSkip, Detail: "the embedded demo catalog needs no credentials"}}
+	}
+	specs, cats, err := sourceCatalogs(ctx, env)
+	if err != nil {
+		return []finding{{Status: statusFail, Detail: err.Error()}}
+	}
+	var out []finding
+	for i, sp := range specs {
+		if sp.Mock {
+			out = append(out, finding{Status: statusSkip, Detail: sp.Name + ": mock mode sends no credentials"})
+			continue
+		}
+		names := sortedKeys(cats[i].Schemes)
+		if len(names) == 0 {
+			out = append(out, finding{Status: statusOK, Detail: sp.Name + ": the spec declares no security schemes"})
+			continue
+		}
+		ae := sp.authEnv()
+		var set, unset []string
+		for _, name := range names {
+			for _, v := range ae.VarsFor(name, cats[i].Schemes[name]) {
+				if v == "" {
+					continue
+				}
+				if strings.TrimSpace(env.getenv(v)) != "" {
+					set = append(set, v)
+				} else {
+					unset = append(unset, v+" ("+name+")")
+				}
+			}
+		}
+		set, unset = uniq(set), uniq(unset)
+		switch {
+		case len(unset) == 0:
+			out = append(out, finding{Status: statusOK, Detail: fmt.Sprintf("%s: %s set", sp.Name, strings.Join(set, ", "))})
+		case len(set) == 0:
+			out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%s: no credentials: %s unset; operations that need auth will answer unauthorized", sp.Name, strings.Join(unset, ", "))})
+		default:
+			out = append(out, finding{Status: statusOK, Detail: fmt.Sprintf("%s: %s set; %s unset (other schemes)", sp.Name, strings.Join(set, ", "), strings.Join(unset, ", "))})
+		}
+	}
+	return out
+}
+
+func uniq(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// checkNetwork, with --check-network, sends one HEAD request to each
+// source's base URL: any HTTP answer (even 404) means it is reachable.
+func checkNetwork(ctx context.Context, env *doctorEnv) []finding {
+	if !env.network {
+		return []finding{{Status: statusSkip, Detail: "base URLs not probed; --check-network allows it"}}
+	}
+	if env.srv == nil {
+		return skipped()
+	}
+	if env.usedDefault {
+		return []finding{{Status: statusSkip, Detail: "the embedded demo catalog calls no network"}}
+	}
+	specs, cats, err := sourceCatalogs(ctx, env)
+	if err != nil {
+		return []finding{{Status: statusFail, Detail: err.Error()}}
+	}
+	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	var out []finding
+	for i, sp := range specs {
+		base := sp.BaseURL
+		if base == "" && len(cats[i].Servers) > 0 {
+			base = cats[i].Servers[0]
+		}
+		switch {
+		case sp.Mock:
+			out = append(out, finding{Status: statusSkip, Detail: sp.Name + ": mock mode uses no network"})
+			continue
+		case base == "":
+			out = append(out, finding{Status: statusFail, Detail: sp.Name + ": no base URL: the spec names no server; pass --base-url"})
+			continue
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodHead, base, nil)
+		if err != nil {
+			out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: base URL %s: %v", sp.Name, base, err)})
+			continue
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: %s does not answer: %v", sp.Name, base, err)})
+			continue
+		}
+		resp.Body.Close()
+		out = append(out, finding{Status: statusOK, Detail: fmt.Sprintf("%s: %s answers (HTTP %d)", sp.Name, base, resp.StatusCode)})
+	}
+	return out
+}
+
+// checkLock reports on pinning. intentsrv has no lock files yet, so there
+// is no drift to check; the line says so rather than claiming a pass.
+func checkLock(_ context.Context, _ *doctorEnv) []finding {
+	return []finding{{Status: statusSkip, Detail: "no lock file support yet: operations are not pinned, so drift is not checked"}}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -88,5 +90,38 @@ func unsetenv(t *testing.T, name string) {
 	t.Setenv(name, "")
 	if err := os.Unsetenv(name); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDoctorAuthAndNetwork: doctor names the credential variables a spec's
+// security schemes need (set or unset, never their values), and with
+// --check-network probes each base URL.
+func TestDoctorAuthAndNetwork(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotFound) }))
+	defer up.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	spec := "tracker=../../testdata/openapi/tracker.yaml"
+	cache := []string{"--openapi-cache", "off"}
+
+	t.Setenv("TRACKER_TOKEN", "")
+	t.Setenv("TRACKER_API_KEY", "")
+	_, out, _ := runIntentsrv(t, append([]string{"doctor", "--openapi", spec}, cache...)...)
+	if !strings.Contains(out, "warn  auth") || !strings.Contains(out, "TRACKER_TOKEN (bearerAuth)") || !strings.Contains(out, "skip  network") {
+		t.Fatalf("unset credentials should warn and name the variable:\n%s", out)
+	}
+	t.Setenv("TRACKER_TOKEN", "s3cret-value")
+	t.Setenv("TRACKER_API_KEY", "another-s3cret")
+	_, out, _ = runIntentsrv(t, append([]string{"doctor", "--openapi", spec, "--base-url", up.URL, "--check-network"}, cache...)...)
+	if !strings.Contains(out, "ok    auth     tracker: TRACKER_API_KEY, TRACKER_TOKEN set") || !strings.Contains(out, "ok    network") {
+		t.Fatalf("want auth and network ok:\n%s", out)
+	}
+	if strings.Contains(out, "s3cret") {
+		t.Fatalf("doctor printed a credential:\n%s", out)
+	}
+	code, out, _ := runIntentsrv(t, append([]string{"doctor", "--openapi", spec, "--base-url", closedURL, "--check-network"}, cache...)...)
+	if code != exitFail || !strings.Contains(out, "fail  network") {
+		t.Fatalf("an unreachable base URL should fail (exit %d):\n%s", code, out)
 	}
 }

@@ -75,13 +75,7 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 		}
 		overlays = append(overlays, o)
 	}
-	cacheDir := s.cacheDir
-	switch cacheDir {
-	case "":
-		cacheDir = openapi.CacheDirDefault()
-	case "off":
-		cacheDir = ""
-	}
+	cacheDir := s.cacheDirectory()
 	getenv := s.getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -92,6 +86,27 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 		}
 	}
 	return true, nil
+}
+
+// cacheDirectory is where parsed catalogs are cached; "" when caching is
+// off.
+func (s *sourceFlags) cacheDirectory() string {
+	switch s.cacheDir {
+	case "":
+		return openapi.CacheDirDefault()
+	case "off":
+		return ""
+	}
+	return s.cacheDir
+}
+
+// authEnv names the environment variables holding this source's
+// credentials: the config's, else the default NAME_TOKEN naming.
+func (src sourceSpec) authEnv() openapi.AuthEnv {
+	if src.Auth != nil {
+		return *src.Auth
+	}
+	return openapi.DefaultAuthEnv(src.Name)
 }
 
 // sources merges the config file's sources with the --openapi flags.
@@ -163,10 +178,7 @@ func loadOpenAPI(ctx context.Context, reg *operations.Registry, log *slog.Logger
 	if err != nil {
 		return err
 	}
-	env := openapi.DefaultAuthEnv(src.Name)
-	if src.Auth != nil {
-		env = *src.Auth
-	}
+	env := src.authEnv()
 	if src.Timeout > 0 {
 		timeout = time.Duration(src.Timeout)
 	}

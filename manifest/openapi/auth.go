@@ -34,6 +34,25 @@ func DefaultAuthEnv(source string) AuthEnv {
 	return AuthEnv{Token: p + "_TOKEN", APIKey: p + "_API_KEY", Username: p + "_USERNAME", Password: p + "_PASSWORD"}
 }
 
+// VarsFor names the environment variables that satisfy security scheme
+// name of type sch under this naming: the per-scheme override when there
+// is one, else the variable for the scheme's type (two for http basic). It
+// returns nil for a scheme type intentsrv cannot fill.
+func (e AuthEnv) VarsFor(name string, sch SecurityScheme) []string {
+	if v, ok := e.Schemes[name]; ok {
+		return []string{v}
+	}
+	switch {
+	case sch.Type == "apiKey":
+		return []string{e.APIKey}
+	case (sch.Type == "http" && sch.Scheme == "basic") || sch.Type == "basic":
+		return []string{e.Username, e.Password}
+	case sch.Type == "http" || sch.Type == "oauth2" || sch.Type == "openIdConnect":
+		return []string{e.Token}
+	}
+	return nil
+}
+
 // Credentials are the secret values found for one source.
 type Credentials struct {
 	token, apiKey, user, pass string
