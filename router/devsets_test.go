@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/intentsrv/intentsrv/examples/helpdesk"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -44,9 +45,23 @@ func TestDevSets(t *testing.T) {
 				name string
 				o    Options
 			}{"no verb lexicon", Options{noVerbs: true}},
+			struct {
+				name string
+				o    Options
+			}{"no clause fusion", Options{noClauses: true}},
+			struct {
+				name string
+				o    Options
+			}{"no proper names", Options{noNames: true}},
 		)
 	}
-	for _, set := range []string{"stabletoolbench", "seal_tools"} {
+	for _, set := range []string{"stabletoolbench", "seal_tools", "helpdesk"} {
+		if set == "helpdesk" {
+			for _, v := range variants {
+				helpdeskRow(t, v.name, v.o)
+			}
+			continue
+		}
 		ops, labels, err := LoadTools(filepath.Join(dir, set, "tools.jsonl"))
 		if err != nil {
 			t.Fatal(err)
@@ -74,4 +89,18 @@ func TestDevSets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// helpdeskRow prints the helpdesk metrics of one variant.
+func helpdeskRow(t *testing.T, name string, o Options) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := LoadQueries(filepath.Join("..", "testdata", "intents", "helpdesk.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Evaluate(New(reg.All(), o), qs, EvalOptions{}).All
+	fmt.Printf("%-16s %-20s top1 %.3f r@5 %.3f hit@5 %.3f ndcg %.4f no-match P %.3f R %.3f run rate %.3f P %.3f\n", "helpdesk", name, m.Top1, m.Recall5, m.Hit5, m.NDCG10, m.NoMatchPrec, m.NoMatchRec, m.RunRate, m.RunPrecision)
 }

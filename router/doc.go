@@ -30,9 +30,24 @@
 //     are data that Options.Synonyms extends, and a word and its synonyms
 //     share one idf; unknown words are corrected to index terms within one
 //     edit.
+//   - Phrasal verbs ("pull up", "hand ... over", "take ... off", "get rid
+//     of"), with up to maxParticleGap words between verb and particle, give
+//     the query's class and an operation verb. A query with no verb takes
+//     one from its nouns (impliedVerb): a singular noun before a number
+//     ("ticket 42") reads one thing, a plural noun ("open tickets") lists.
+//   - Capitalised words inside a sentence that the catalog does not know
+//     ("Marcus", "Bluefin") are values: not spell-corrected and not
+//     counted in coverage (properNames).
 //   - Boosts: an operation whose verb class is the query's gains verbBoost;
 //     one whose id words (resource and name, "tickets", "list") the query
 //     says gains up to idWordsBoost.
+//   - Multi-intent queries: a query of several sentences (clauseSpans:
+//     . ? ! ; and line breaks, not the dot of "example.com") is also
+//     searched clause by clause; each clause of at least minClauseGroups
+//     known content words adds clauseWeight × its normalised score to the
+//     whole query's normalised score, over a pool of fusePool candidates
+//     per ranking (clauses.go). The whole query keeps the lead; a second
+//     or third request's operation rises into the top five.
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
 //     are not exact ids, and Suggest, use edit distance and
 //     github.com/sahilm/fuzzy subsequence matching over ids and aliases.
@@ -48,7 +63,10 @@
 // matches, if any, for a caller that shows "closest"; none is relevant
 // enough to act on); DecisionRun only when the leader's confidence is at
 // least runConfidence and its relative margin at least runMargin;
-// DecisionChoose otherwise. The constants are in decide.go, tuned on
+// DecisionChoose otherwise. When the query's verb asks for a write or a
+// delete, an operation the filter hides outscores every allowed one, and
+// the leader only reads, the answer is DecisionNoMatch (Result.Verb tells
+// the caller that state-changing operations are hidden). The constants are in decide.go, tuned on
 // testdata/intents/helpdesk.jsonl for run precision first.
 //
 // Quality and speed figures, and the commands that reproduce them, are in

@@ -20,6 +20,21 @@ const (
 	verbRun
 )
 
+// kind is the operation kind a verb class implies: reads, lists and
+// searches read; creates, updates and runs (send, trigger, execute) change
+// state; deletes destroy.
+func (c verbClass) kind() operations.Kind {
+	switch c {
+	case verbRead, verbList, verbSearch:
+		return operations.KindRead
+	case verbCreate, verbUpdate, verbRun:
+		return operations.KindWrite
+	case verbDelete:
+		return operations.KindDestructive
+	}
+	return ""
+}
+
 // verbLexicon maps a user's verb (lower-case surface form) to its class.
 // Operation verbs (the first word of an operation's name, e.g. "list" in
 // tickets.list) are classified with the same table.
@@ -60,6 +75,36 @@ var verbLexicon = map[string]verbClass{
 	"run": verbRun, "execute": verbRun, "trigger": verbRun, "invoke": verbRun,
 	"send": verbRun, "call": verbRun, "dispatch": verbRun, "rerun": verbRun,
 }
+
+// phrasalVerb is a verb whose meaning comes with a particle ("pull up",
+// "hand over"); the particle may follow the object ("hand ticket 43 over").
+type phrasalVerb struct {
+	class verbClass
+	op    string // the operation verb it means, searched like an expansion
+}
+
+// phrasalVerbs maps "verb particle" to its meaning. General English, not
+// one catalog's words.
+var phrasalVerbs = map[string]phrasalVerb{
+	"pull up": {verbRead, "get"}, "look up": {verbRead, "get"},
+	"bring up": {verbRead, "get"}, "check out": {verbRead, "get"},
+	"dig up": {verbSearch, "search"}, "look for": {verbSearch, "search"},
+	"search for": {verbSearch, "search"}, "hunt for": {verbSearch, "search"},
+	"set up": {verbCreate, "create"}, "sign up": {verbCreate, "register"},
+	"put in": {verbCreate, "add"}, "write up": {verbCreate, "create"},
+	"hand over": {verbUpdate, "assign"}, "pass on": {verbUpdate, "assign"},
+	"close out": {verbUpdate, "close"}, "wrap up": {verbUpdate, "close"},
+	"fill in": {verbUpdate, "update"}, "switch on": {verbUpdate, "enable"},
+	"turn on": {verbUpdate, "enable"}, "turn off": {verbUpdate, "disable"},
+	"switch off": {verbUpdate, "disable"}, "shut down": {verbUpdate, "stop"},
+	"take off": {verbDelete, "remove"}, "get rid": {verbDelete, "delete"},
+	"throw away": {verbDelete, "delete"}, "clean up": {verbDelete, "delete"},
+	"kick off": {verbRun, "start"}, "fire off": {verbRun, "send"},
+}
+
+// maxParticleGap is how many words may separate a phrasal verb from its
+// particle ("take Kenji off": one).
+const maxParticleGap = 3
 
 // verbExpansions are the operation verbs a user verb class is searched as.
 // A query "kill the stale branch" also searches delete and remove. Reads

@@ -28,6 +28,7 @@ type Options struct {
 
 	// ablation switches, for the evaluation of the method itself.
 	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams bool
+	noClauses, noNames                                           bool
 	tune                                                         *tuning
 }
 
@@ -57,6 +58,12 @@ type Result struct {
 	Candidates []Candidate // best first, at most limit
 	Decision   Decision
 	Exact      bool // the query was an operation id or alias (it wins, Decision run)
+	// Verb is the kind of operation the query's action verb implies:
+	// KindWrite for create, add, update, close, send, ...; KindDestructive
+	// for delete, remove, kill, ...; KindRead for show, list, get, find,
+	// ...; "" when the query has no recognisable verb (or is an exact id).
+	// A caller can tell a write intent that met a read-only filter.
+	Verb operations.Kind
 }
 
 // Router is an immutable search index over a fixed set of operations. It is

@@ -76,6 +76,13 @@ type scratch struct {
 	vbuf   []variant
 	qterms []uint32
 	heap   []hit
+	names  []string // capitalised words inside sentences, lower-cased
+	// implied: the query's verb class was implied by its nouns, not said.
+	implied bool
+	// hidden is the best score of an operation the filter rejected.
+	hidden float32
+	spans  [][2]int
+	fused  []hit
 }
 
 type hit struct {
@@ -103,6 +110,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	ix := r.idx
 	words := sc.words[:0]
 	splitWordsParts(intent, false, func(w string) { words = append(words, w) })
+	sc.names = properNames(intent, sc.names[:0])
 	sc.words = words
 	groups = sc.groups[:0]
 	seen := func(t uint32) int {
@@ -118,9 +126,29 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// Only the first verb is the query's action ("list all open
 		// tickets": list, and open is a word to match).
 		vc := verbNone
+		pv := ""
 		if !r.opts.noVerbs && qverb == verbNone {
 			vc = verbLexicon[w]
+			for j := i + 1; j < len(words) && j <= i+1+maxParticleGap; j++ {
+				if p, ok := phrasalVerbs[w+" "+words[j]]; ok {
+					vc, pv = p.class, p.op
+					break
+				}
+			}
 			qverb = vc
+		}
+		if pv != "" && (isStopWord(w) || isQueryFiller(w)) {
+			// "get rid of", "pull up": the verb itself is a stop word or
+			// a filler; its meaning is the operation verb.
+			g := group{surface: w, verb: true, known: true}
+			for _, x := range ix.lookup(pv, r.tu.stem, sc.vbuf[:0]) {
+				addVariant(&g, x.t, r.tu.verb*x.w)
+			}
+			if len(g.variants) > 0 {
+				g.cov = ix.idf[g.variants[0].t] * verbGroupWeight
+				groups = append(groups, g)
+			}
+			continue
 		}
 		if isStopWord(w) || isQueryFiller(w) || isNumber(w) {
 			continue
@@ -149,6 +177,11 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 			g.cov = ix.idf[g.variants[0].t]
 			g.known = true
+		} else if !r.opts.noNames && slices.Contains(sc.names, w) {
+			// A capitalised word the catalog does not know is a value
+			// (a person, a company): it is neither corrected nor counted
+			// against the coverage of the operations.
+			g.cov = 0
 		} else {
 			g.cov = ix.maxIDF
 			if !r.opts.noFuzzy {
@@ -169,6 +202,11 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				r.addPhrase(&g, a, r.tu.syn)
 			}
 			r.shareIDF(&g, n0)
+		}
+		if pv != "" {
+			for _, x := range ix.lookup(pv, r.tu.stem, sc.vbuf[:0]) {
+				addVariant(&g, x.t, r.tu.verb*x.w)
+			}
 		}
 		if vc != verbNone {
 			for _, v := range verbExpansions[vc] {
@@ -201,6 +239,11 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 			prev = st
 		}
+	}
+	sc.implied = false
+	if qverb == verbNone && !r.opts.noVerbs {
+		qverb = impliedVerb(words)
+		sc.implied = qverb != verbNone
 	}
 	sc.groups = groups
 	return groups, qverb
@@ -268,8 +311,21 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	sc := r.pool.Get().(*scratch)
 	defer r.pool.Put(sc)
 	groups, qverb := r.analyze(intent, sc)
-	hits, total := r.score(groups, qverb, f, limit, sc)
-	res := r.decide(intent, groups, hits, total, f, limit, sc)
+	multi := !r.opts.noClauses && len(groups) >= 2*minClauseGroups
+	pool := limit
+	if multi {
+		pool = max(limit, fusePool)
+	}
+	hits, total := r.score(groups, qverb, f, pool, sc)
+	if multi {
+		sc2 := r.pool.Get().(*scratch)
+		hits = r.fuseClauses(intent, hits, sc.acc, f, limit, sc2)
+		r.pool.Put(sc2)
+	}
+	res := r.decide(intent, groups, qverb, hits, total, f, limit, sc)
+	if !sc.implied {
+		res.Verb = qverb.kind()
+	}
 	return res
 }
 
@@ -278,6 +334,7 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc *scratch) ([]hit, float32) {
 	ix := r.idx
 	var total float32
+	sc.hidden = 0
 	for _, g := range groups {
 		total += g.cov
 	}
@@ -341,6 +398,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 			continue
 		}
 		if filtered && !f.allowed(r.ops[d]) {
+			sc.hidden = max(sc.hidden, s)
 			continue
 		}
 		if len(h) < limit {
@@ -490,4 +548,56 @@ func (sc *scratch) clear() {
 		sc.mask[d] = 0
 	}
 	sc.touched = sc.touched[:0]
+}
+
+// impliedVerb is the action of a query without a verb: a singular noun
+// followed by a number ("ticket 42", "issue #8") names one thing, a read;
+// a plural noun ("open tickets", "teams") asks for a list.
+func impliedVerb(words []string) verbClass {
+	list := false
+	for i, w := range words {
+		if isNumber(w) || isStopWord(w) || isQueryFiller(w) {
+			continue
+		}
+		if i+1 < len(words) && isNumber(words[i+1]) && plural(w) == w {
+			return verbRead
+		}
+		if plural(w) != w {
+			list = true
+		}
+	}
+	if list {
+		return verbList
+	}
+	return verbNone
+}
+
+// properNames appends to out the words of intent, lower-cased, that are
+// capitalised but do not start a sentence ("assign to Marcus", "orgs at
+// Bluefin Retail"): names of people, companies and places, which are
+// parameter values rather than words of an operation. All-capital words
+// (SLA, CSV) are acronyms, not names.
+func properNames(intent string, out []string) []string {
+	start := true
+	for i := 0; i < len(intent); {
+		c := intent[i]
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+			j := i
+			for j < len(intent) && (intent[j] >= 'A' && intent[j] <= 'Z' || intent[j] >= 'a' && intent[j] <= 'z' || intent[j] >= '0' && intent[j] <= '9') {
+				j++
+			}
+			w := intent[i:j]
+			if !start && c >= 'A' && c <= 'Z' && len(w) > 1 && strings.ToUpper(w) != w {
+				out = append(out, strings.ToLower(w))
+			}
+			start = false
+			i = j
+			continue
+		}
+		if c == '.' || c == '?' || c == '!' || c == '\n' || c == ':' || c == ';' || c == '"' || c == '(' {
+			start = true
+		}
+		i++
+	}
+	return out
 }
