@@ -147,11 +147,17 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 		data["candidates"] = []candidateView{}
 		env := success(data, Step{Tool: ToolDescribe, Why: "nothing here serves that intent; browse the namespaces"})
 		env.Warnings = []string{"no operation matches that intent"}
+		if s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
+			env.Warnings = []string{readOnlyWarning}
+		}
 		return env
 	}
 	top := res.Candidates[0].Op
 	env := success(data, Step{Tool: ToolDescribe, Action: top.ID, Why: "get its input schema"},
 		Step{Tool: s.verbFor(top), Action: top.ID, Why: "run it"})
+	if s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
+		env.Warnings = append(env.Warnings, readOnlyWarning)
+	}
 	m := env.meta()
 	m.Score = round2(res.Candidates[0].Score)
 	m.Confidence = round2(res.Candidates[0].Confidence)
@@ -243,6 +249,10 @@ func (s *Server) describeDefs(op *operations.Operation, in Input) *Envelope {
 	}
 	return success(map[string]any{"id": op.ID, "defs": out}, Step{Tool: s.verbFor(op), Action: op.ID, Why: "run it"})
 }
+
+// readOnlyWarning goes on find results for an intent that asks to change
+// state on a read-only server: the candidates can only be reads.
+const readOnlyWarning = "this server is read-only: operations that change state are hidden, so only reads are offered; if the user wants a change, tell them it needs writes enabled by the operator"
 
 func planRefMisplaced(tool string) *Envelope {
 	return failure(CodeInvalidParams, "plan_ref belongs to act; "+tool+" does not take it", map[string]string{"field": "plan_ref"},

@@ -542,7 +542,7 @@ func TestAmbiguousIntentReturnsCandidates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err := New(r, Options{})
+	s, err := New(r, Options{Writes: WritesAllow}) // "send" is a write verb: keep the read-only rule out of this test
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -603,5 +603,17 @@ func TestStrayFieldsRemedy(t *testing.T) {
 	env = call(t, s, "find", `{"intent":"notes.get"}`)
 	if score := data(t, env)["candidates"].([]any)[0].(map[string]any)["score"].(float64); score <= 0 || score > 100 {
 		t.Fatalf("exact-id score = %v; want a finite positive number", score)
+	}
+}
+
+func TestWriteIntentOnReadOnlyServer(t *testing.T) {
+	s, _ := newTestServer(t, Options{})
+	env := call(t, s, "find", `{"intent":"delete note 5"}`)
+	if !env.OK || !strings.Contains(strings.Join(env.Warnings, " "), "read-only") {
+		t.Fatalf("find should warn that writes are hidden: %s", env.JSON())
+	}
+	env = call(t, s, "ask", `{"intent":"delete note 5","params":{"id":5}}`)
+	if env.Code != CodeWritesDisabled {
+		t.Fatalf("ask with a delete intent on a read-only server: %s", env.JSON())
 	}
 }

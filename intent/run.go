@@ -66,6 +66,9 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 // explains why there is none (no_match, ambiguous_intent, or params that do
 // not fit the confident match).
 func (s *Server) routed(res router.Result, tool string, in Input) (*operations.Operation, *Envelope) {
+	if res.Decision != router.DecisionRun && s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
+		return nil, failure(CodeWritesDisabled, "that intent asks to change state, and this server is read-only", nil, readOnlyRemedy())
+	}
 	if len(res.Candidates) == 0 || res.Decision == router.DecisionNoMatch {
 		env := failure(CodeNoMatch, "no operation matches that intent", map[string]any{"candidates": []candidateView{}},
 			&Remedy{Tool: ToolDescribe, Fix: "browse namespaces with describe {}, or rephrase the intent"})
