@@ -74,7 +74,7 @@ for line in p.stdout:
 elapsed = time.monotonic() - t0
 p.stdin.close(); p.wait(timeout=30)
 rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-json.dump(result, open(out, "w"))
+json.dump(result, open(out, "w"), separators=(",", ":"))  # as compact as on the wire
 print(f"{elapsed:.3f} {rss}")
 PY
 }
