@@ -52,9 +52,11 @@ const (
 		"Destructive calls return a preview and plan_ref; repeat the call with plan_ref to execute."
 )
 
-func inputSchema(withPlan bool) json.RawMessage {
+// inputSchema is the condensed input. Only params' description differs by
+// tool: for find and describe it holds filters, not operation arguments.
+func inputSchema(params string, withPlan bool) json.RawMessage {
 	props := `"action":{"type":"string","description":"operation id, e.g. from find"},` +
-		`"params":{"type":"object","description":"the operation's arguments"},` +
+		`"params":{"type":"object","description":"` + params + `"},` +
 		`"intent":{"type":"string","description":"what you want, in plain words"}`
 	if withPlan {
 		props += `,"plan_ref":{"type":"string","description":"from a preview, to execute it"}`
@@ -72,12 +74,12 @@ func (s *Server) Tools() []ToolDef {
 		find += "\n" + s.catalogHint()
 	}
 	tools := []ToolDef{
-		{Name: p + ToolFind, Verb: ToolFind, Title: "Find operations", Description: find, InputSchema: inputSchema(false), ReadOnly: true, Idempotent: true},
-		{Name: p + ToolDescribe, Verb: ToolDescribe, Title: "Describe an operation", Description: describeDescription, InputSchema: inputSchema(false), ReadOnly: true, Idempotent: true},
-		{Name: p + ToolAsk, Verb: ToolAsk, Title: "Run a read operation", Description: askDescription, InputSchema: inputSchema(false), ReadOnly: true, OpenWorld: true},
+		{Name: p + ToolFind, Verb: ToolFind, Title: "Find operations", Description: find, InputSchema: inputSchema("filters: namespace, kind, limit", false), ReadOnly: true, Idempotent: true},
+		{Name: p + ToolDescribe, Verb: ToolDescribe, Title: "Describe an operation", Description: describeDescription, InputSchema: inputSchema("filters: namespace, limit, cursor", false), ReadOnly: true, Idempotent: true},
+		{Name: p + ToolAsk, Verb: ToolAsk, Title: "Run a read operation", Description: askDescription, InputSchema: inputSchema("the operation's arguments", false), ReadOnly: true, OpenWorld: true},
 	}
 	if s.opts.Writes != WritesDeny {
-		tools = append(tools, ToolDef{Name: p + ToolAct, Verb: ToolAct, Title: "Run a write operation", Description: actDescription, InputSchema: inputSchema(true), Destructive: true, OpenWorld: true})
+		tools = append(tools, ToolDef{Name: p + ToolAct, Verb: ToolAct, Title: "Run a write operation", Description: actDescription, InputSchema: inputSchema("the operation's arguments", true), Destructive: true, OpenWorld: true})
 	}
 	return tools
 }
