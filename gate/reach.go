@@ -38,34 +38,96 @@ type PathReport struct {
 	// WorstTokens is the costliest path, to WorstID.
 	WorstTokens int    `json:"worst_tokens"`
 	WorstID     string `json:"worst_id"`
-	// MedianTokens is the median path.
+	// MedianTokens is the median path; over large catalogs it is the
+	// median of an evenly spaced sample (Sampled operations).
 	MedianTokens int `json:"median_tokens"`
+	Sampled      int `json:"sampled"`
 }
 
-// pathCost is one operation's find + describe tokens.
+// pathCost is one operation's find + describe size.
 type pathCost struct {
-	id     string
-	tokens int
+	op    *operations.Operation
+	bytes int
 }
 
-func pathReport(listing int, paths []pathCost) *PathReport {
+// Path measurement counts tokens exactly for the pathExact largest paths by
+// bytes (the worst is among them: token counts follow byte counts closely
+// for JSON) and for at most pathSample evenly spaced others, for the
+// median. Tokenizing every path of a 10,000-operation catalog in two
+// encodings would dominate the gate's time.
+const (
+	pathExact  = 32
+	pathSample = 400
+)
+
+func pathReport(ctx context.Context, srv *intent.Server, listing int, encoding string, paths []pathCost) (*PathReport, error) {
 	if len(paths) == 0 {
-		return nil
+		return nil, nil
 	}
 	slices.SortFunc(paths, func(a, b pathCost) int {
+		if a.bytes != b.bytes {
+			return a.bytes - b.bytes
+		}
+		return compare(a.op.ID, b.op.ID)
+	})
+	pick := map[int]bool{}
+	for i := max(0, len(paths)-pathExact); i < len(paths); i++ {
+		pick[i] = true
+	}
+	step := max(1, len(paths)/pathSample)
+	for i := 0; i < len(paths); i += step {
+		pick[i] = true
+	}
+	type counted struct {
+		id     string
+		tokens int
+	}
+	var all []counted
+	for i := range paths {
+		if !pick[i] {
+			continue
+		}
+		n, err := pathTokens(ctx, srv, paths[i].op, encoding)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, counted{paths[i].op.ID, n})
+	}
+	worst := slices.MaxFunc(all, func(a, b counted) int {
 		if a.tokens != b.tokens {
 			return a.tokens - b.tokens
 		}
-		return compare(a.id, b.id)
+		return compare(b.id, a.id)
 	})
-	worst := paths[len(paths)-1]
-	return &PathReport{WorstTokens: listing + worst.tokens, WorstID: worst.id, MedianTokens: listing + paths[len(paths)/2].tokens}
+	tks := make([]int, len(all))
+	for i, c := range all {
+		tks[i] = c.tokens
+	}
+	slices.Sort(tks)
+	return &PathReport{WorstTokens: listing + worst.tokens, WorstID: worst.id, MedianTokens: listing + tks[len(tks)/2], Sampled: len(all)}, nil
+}
+
+// pathEnvelopes are the describe and find answers on op's path.
+func pathEnvelopes(ctx context.Context, srv *intent.Server, op *operations.Operation) (describe, find *intent.Envelope) {
+	describe = srv.Do(ctx, intent.ToolDescribe, intent.Input{Action: op.ID})
+	q, _ := json.Marshal(map[string]string{"intent": op.Summary})
+	find = srv.Call(ctx, intent.ToolFind, q)
+	return describe, find
+}
+
+func pathTokens(ctx context.Context, srv *intent.Server, op *operations.Operation, encoding string) (int, error) {
+	d, f := pathEnvelopes(ctx, srv, op)
+	n, err := count(string(d.JSON()) + string(f.JSON()))
+	if err != nil {
+		return 0, err
+	}
+	return n.In(encoding), nil
 }
 
 // reachability checks every visible operation of srv and returns how many
 // were checked, those that failed (sorted by id then check), and each
-// operation's path cost in encoding.
-func reachability(ctx context.Context, srv *intent.Server, encoding string) (checked int, bad []Unreachable, paths []pathCost, err error) {
+// operation's path size in bytes.
+func reachability(ctx context.Context, srv *intent.Server) (checked int, bad []Unreachable, paths []pathCost, err error) {
 	var ops []*operations.Operation
 	for _, op := range srv.Registry().All() {
 		if srv.Visible(op) {
@@ -84,11 +146,11 @@ func reachability(ctx context.Context, srv *intent.Server, encoding string) (che
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for op := range next {
-				fails, cost := reachOne(ctx, srv, shadow, op, encoding)
+				fails, size := reachOne(ctx, srv, shadow, op)
 				mu.Lock()
 				bad = append(bad, fails...)
-				if cost > 0 {
-					paths = append(paths, pathCost{op.ID, cost})
+				if size > 0 {
+					paths = append(paths, pathCost{op, size})
 				}
 				mu.Unlock()
 			}
@@ -157,18 +219,14 @@ func shadowServer(srv *intent.Server) (*intent.Server, error) {
 
 // reachOne runs describe and find on the real server and ask or act on the
 // shadow, and returns each check op fails.
-func reachOne(ctx context.Context, srv, shadow *intent.Server, op *operations.Operation, encoding string) ([]Unreachable, int) {
+func reachOne(ctx context.Context, srv, shadow *intent.Server, op *operations.Operation) ([]Unreachable, int) {
 	var bad []Unreachable
 	fail := func(check, reason string) { bad = append(bad, Unreachable{ID: op.ID, Check: check, Reason: reason}) }
 
-	env := srv.Do(ctx, intent.ToolDescribe, intent.Input{Action: op.ID})
-	cost := 0
+	env, found := pathEnvelopes(ctx, srv, op)
+	size := 0
 	if env.OK {
-		summary, _ := json.Marshal(map[string]string{"intent": op.Summary})
-		found := srv.Call(ctx, intent.ToolFind, summary)
-		if n, err := count(string(env.JSON()) + string(found.JSON())); err == nil {
-			cost = n.In(encoding)
-		}
+		size = len(env.JSON()) + len(found.JSON())
 	}
 	var d struct {
 		ID    string          `json:"id"`
@@ -205,7 +263,7 @@ func reachOne(ctx context.Context, srv, shadow *intent.Server, op *operations.Op
 	if reason := resolves(ctx, shadow, verb, op); reason != "" {
 		fail(verb, reason)
 	}
-	return bad, cost
+	return bad, size
 }
 
 // resolves calls verb with op's id on the shadow server, with the params of

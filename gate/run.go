@@ -155,11 +155,15 @@ func Run(ctx context.Context, srv *intent.Server, b Budgets) (*Report, error) {
 	}
 	if !b.SkipReachability {
 		r.Reachability = true
-		_, bad, paths, err := reachability(ctx, srv, b.Encoding)
+		_, bad, paths, err := reachability(ctx, srv)
 		if err != nil {
 			return nil, err
 		}
-		if pr := pathReport(r.List.Enforced, paths); pr != nil {
+		pr, err := pathReport(ctx, srv, r.List.Enforced, b.Encoding, paths)
+		if err != nil {
+			return nil, err
+		}
+		if pr != nil {
 			r.Path = pr
 			if b.MaxPathTokens >= 0 && pr.WorstTokens > b.MaxPathTokens {
 				r.Breaches = append(r.Breaches, Breach{Check: BreachPathTokens, Subject: pr.WorstID,

@@ -36,8 +36,8 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  unreachable %s via %s: %s\n", u.ID, u.Check, u.Reason)
 		}
 		if p := r.Path; p != nil {
-			fmt.Fprintf(&b, "path to an operation (listing + find + describe): median %d, worst %d tokens (%s); budget %s\n",
-				p.MedianTokens, p.WorstTokens, p.WorstID, limit(bud.MaxPathTokens))
+			fmt.Fprintf(&b, "path to an operation (listing + find + describe): median %d, worst %d tokens (%s; %d paths counted exactly); budget %s\n",
+				p.MedianTokens, p.WorstTokens, p.WorstID, p.Sampled, limit(bud.MaxPathTokens))
 		}
 	} else {
 		fmt.Fprintf(&b, "reachability: not checked (%d operations)\n", r.Operations)
