@@ -119,3 +119,14 @@ func BenchmarkSearchDevSets(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuild2500 reports the time of an index over 2,500 generated
+// operations (a large single API).
+func BenchmarkBuild2500(b *testing.B) {
+	ops := synthOps(2500)
+	b.ReportAllocs()
+	for b.Loop() {
+		sink = New(ops, Options{})
+	}
+	sink = nil
+}

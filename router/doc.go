@@ -41,6 +41,16 @@
 //   - Boosts: an operation whose verb class is the query's gains verbBoost;
 //     one whose id words (resource and name, "tickets", "list") the query
 //     says gains up to idWordsBoost.
+//   - Resource nouns: an operation's resource is the id segment before its
+//     name when the id has three segments or more ("tickets" in
+//     helpdesk.tickets.list; in "weather.forecast" the first segment is the
+//     service) and the last literal segment of its HTTP path ("issues" in
+//     /repos/{owner}/{repo}/issues/{n}). A query word that is some
+//     operation's resource counts resourceMismatch less on an operation
+//     whose id and path do not say it, and an operation that agrees with
+//     none of the resources the query names loses resourceMiss of its
+//     score: "list open tickets" is tickets.list, not orgs.list whose
+//     summary mentions open tickets.
 //   - Multi-intent queries: a query of several sentences (clauseSpans:
 //     . ? ! ; and line breaks, not the dot of "example.com") is also
 //     searched clause by clause; each clause of at least minClauseGroups
@@ -68,6 +78,14 @@
 // the leader only reads, the answer is DecisionNoMatch (Result.Verb tells
 // the caller that state-changing operations are hidden). The constants are in decide.go, tuned on
 // testdata/intents/helpdesk.jsonl for run precision first.
+//
+// # Build
+//
+// New tokenizes operations in chunks on GOMAXPROCS goroutines (catalogs of
+// minParallelOps or more), each chunk with its own vocabulary; the
+// vocabularies are merged in chunk order, so the index does not depend on
+// scheduling, and postings are filled in parallel. Input schemas are read
+// with jsonparser, top-level properties only, one pass per property.
 //
 // Quality and speed figures, and the commands that reproduce them, are in
 // BENCHMARKS.md ("Router").

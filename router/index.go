@@ -2,8 +2,10 @@ package router
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/buger/jsonparser"
 
@@ -64,14 +66,14 @@ type tuning struct {
 	k1                                             float64
 	w, b                                           [numFields]float64
 	syn, verb, corr, vboost, stem, bigram, idBoost float32
-	ns                                             float32
+	ns, resMismatch, resMiss                       float32
 }
 
 func defaultTuning() tuning {
 	return tuning{
 		k1: bm25K1, w: fieldWeights, b: fieldB,
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
-		ns: weightNamespaceMatch,
+		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss,
 	}
 }
 
@@ -109,10 +111,18 @@ type index struct {
 	// of its resource (last namespace segment) and name, as terms.
 	idStart []uint32
 	idTerm  []uint32
-	maxIDF  float32 // idf of a term seen in no document
-	noStem  bool
-	deletes map[string][]uint32 // spelling correction: one-deletion variants → term ids
-	vocab   []string            // term id → stem
+	// resTerms of operation d are resTerm[resStart[d]:resStart[d+1]]: the
+	// words of its resource, the id segment before the name ("tickets"
+	// in helpdesk.tickets.list) and the last literal segment of its HTTP
+	// path ("issues" in /repos/{owner}/{repo}/issues/{n}). isRes marks, per
+	// term, the words that are some operation's resource.
+	resStart []uint32
+	resTerm  []uint32
+	isRes    []bool
+	maxIDF   float32 // idf of a term seen in no document
+	noStem   bool
+	deletes  map[string][]uint32 // spelling correction: one-deletion variants → term ids
+	vocab    []string            // term id → stem
 }
 
 // termEntry packs (term, field, tf) into one integer, so that sorting
@@ -229,21 +239,27 @@ func opFields(op *operations.Operation, fn func(f field, text string)) {
 		fn(fExample, e.Intent)
 	}
 	if len(op.Input) > 0 {
-		// jsonparser walks the schema without building it: the index
-		// build parses every operation's schema.
+		// jsonparser walks the schema without building it, and only the
+		// top-level properties: one pass over each property's keys.
 		jsonparser.ObjectEach(op.Input, func(key, value []byte, _ jsonparser.ValueType, _ int) error {
 			fn(fParam, string(key))
-			if d, err := jsonparser.GetString(value, "description"); err == nil {
-				fn(fParamDesc, d)
-			}
-			if d, err := jsonparser.GetString(value, "title"); err == nil {
-				fn(fParamDesc, d)
-			}
-			jsonparser.ArrayEach(value, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
-				if t == jsonparser.String {
-					fn(fParamDesc, string(v))
+			jsonparser.ObjectEach(value, func(k, v []byte, t jsonparser.ValueType, _ int) error {
+				switch string(k) {
+				case "description", "title":
+					if t == jsonparser.String {
+						fn(fParamDesc, unescape(v))
+					}
+				case "enum":
+					if t == jsonparser.Array {
+						jsonparser.ArrayEach(v, func(e []byte, t jsonparser.ValueType, _ int, _ error) {
+							if t == jsonparser.String {
+								fn(fParamDesc, unescape(e))
+							}
+						})
+					}
 				}
-			}, "enum")
+				return nil
+			})
 			return nil
 		}, "properties")
 	}
@@ -253,40 +269,88 @@ func opFields(op *operations.Operation, fn func(f field, text string)) {
 	}
 }
 
-// buildIndex tokenizes every operation and builds the BM25F index.
-func buildIndex(ops []*operations.Operation, opts Options) *index {
-	ix := &index{
+// minParallelOps is the catalog size from which buildIndex tokenizes
+// operations on several goroutines; below it one goroutine is faster than
+// merging several vocabularies.
+const minParallelOps = 2048
+
+// wordInfo caches what the build knows of a surface word: its two term ids
+// (in the chunk's vocabulary) or that it is skipped.
+type wordInfo struct {
+	surface, stem uint32
+	skip          bool
+}
+
+// chunkVocab is the vocabulary of one chunk of operations, tokenized on its
+// own goroutine. Local term ids are remapped to global ones by buildIndex.
+type chunkVocab struct {
+	terms   map[string]uint32 // term key → local id
+	keys    []string          // local id → term key; "" for a bigram
+	pairs   map[uint32]uint64 // local bigram id → (local stem, local stem)
+	bigrams map[uint64]uint32 // (local stem, local stem) → local id
+	stems   map[string]string // surface word → stem
+	words   map[string]wordInfo
+}
+
+func (v *chunkVocab) intern(k string) uint32 {
+	t, ok := v.terms[k]
+	if !ok {
+		t = uint32(len(v.keys))
+		v.terms[k] = t
+		v.keys = append(v.keys, k)
+	}
+	return t
+}
+
+func (v *chunkVocab) bigram(a, b uint32) uint32 {
+	k := uint64(a)<<32 | uint64(b)
+	t, ok := v.bigrams[k]
+	if !ok {
+		t = uint32(len(v.keys))
+		v.bigrams[k] = t
+		v.pairs[t] = k
+		v.keys = append(v.keys, "")
+	}
+	return t
+}
+
+// tokenizeChunk tokenizes ops[lo:hi] into docTerms and lens (indexed by
+// operation, local term ids) and returns the chunk's vocabulary. It writes
+// only the entries lo..hi-1 of docTerms and lens.
+func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTerms [][]termEntry, lens [][numFields]uint16) *chunkVocab {
+	v := &chunkVocab{
 		terms:   make(map[string]uint32, 1024),
+		pairs:   make(map[uint32]uint64, 1024),
 		bigrams: make(map[uint64]uint32, 1024),
 		stems:   make(map[string]string, 1024),
-		noStem:  opts.noStem,
+		words:   make(map[string]wordInfo, 4096),
 	}
-	n := len(ops)
-	docTerms := make([][]termEntry, n)
-	lens := make([][numFields]uint16, n)
-	var cur []termEntry
-	type wordInfo struct {
-		surface, stem uint32
-		skip          bool
-	}
-	words := make(map[string]wordInfo, 4096)
-	for d, op := range ops {
+	// Entries are gathered per document in cur, then copied into large
+	// blocks shared by many documents: few allocations, no regrowth.
+	var cur, block []termEntry
+	wbuf := make([]byte, 0, 64)
+	for d := lo; d < hi; d++ {
 		cur = cur[:0]
-		opFields(op, func(f field, text string) {
+		opFields(ops[d], func(f field, text string) {
 			if text == "" {
 				return
 			}
 			prev := int64(-1)
-			splitBytes(text, func(wb []byte) {
-				wi, ok := words[string(wb)] // no allocation on a hit
+			wbuf = splitBytesBuf(text, wbuf, func(wb []byte) {
+				wi, ok := v.words[string(wb)] // no allocation on a hit
 				if !ok {
 					w := string(wb)
 					wi = wordInfo{skip: isStopWord(w) || isNumber(w)}
 					if !wi.skip {
-						wi.surface = ix.intern(plural(w))
-						wi.stem = ix.intern(stemKey(ix.cacheStem(w)))
+						wi.surface = v.intern(plural(w))
+						s, ok := v.stems[w]
+						if !ok {
+							s = stem(w)
+							v.stems[w] = s
+						}
+						wi.stem = v.intern(stemKey(s))
 					}
-					words[w] = wi
+					v.words[w] = wi
 				}
 				if wi.skip {
 					return
@@ -297,7 +361,7 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 				}
 				if bigramField[f] && !opts.noBigrams {
 					if prev >= 0 {
-						cur = append(cur, mkEntry(ix.bigram(uint32(prev), wi.stem, true), f, 1))
+						cur = append(cur, mkEntry(v.bigram(uint32(prev), wi.stem), f, 1))
 					}
 					prev = int64(wi.stem)
 				}
@@ -306,30 +370,203 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 				}
 			})
 		})
-		docTerms[d] = slices.Clone(cur)
-	}
-	df := make([]uint32, len(ix.vocab))
-	for d := range docTerms {
-		docTerms[d] = mergeEntries(docTerms[d], df)
-	}
-	ix.idStart = make([]uint32, n+1)
-	for d, op := range ops {
-		id := op.ID
-		parts := strings.Split(id, ".")
-		if len(parts) > 2 {
-			parts = parts[len(parts)-2:]
+		if len(cur) > cap(block)-len(block) {
+			block = make([]termEntry, 0, max(entryBlock, len(cur)))
 		}
-		for _, part := range parts {
-			splitWords(part, func(w string) {
+		k := len(block)
+		block = append(block, cur...)
+		docTerms[d] = block[k:len(block):len(block)]
+	}
+	return v
+}
+
+// entryBlock is the number of term entries allocated at once while
+// tokenizing (512 KB).
+const entryBlock = 1 << 16
+
+// chunks splits n operations into ranges for parallel work: one per
+// GOMAXPROCS when there are at least minParallelOps, else one.
+func chunks(n int) [][2]int {
+	p := runtime.GOMAXPROCS(0)
+	if n < minParallelOps || p < 2 {
+		return [][2]int{{0, n}}
+	}
+	out := make([][2]int, 0, p)
+	for i := range p {
+		out = append(out, [2]int{i * n / p, (i + 1) * n / p})
+	}
+	return out
+}
+
+// parallel runs fn on every chunk, each on its own goroutine when there
+// are several, and waits for them.
+func parallel(cs [][2]int, fn func(c int, lo, hi int)) {
+	if len(cs) == 1 {
+		fn(0, cs[0][0], cs[0][1])
+		return
+	}
+	var wg sync.WaitGroup
+	for c, r := range cs {
+		wg.Go(func() { fn(c, r[0], r[1]) })
+	}
+	wg.Wait()
+}
+
+// resourceSegment returns the id segment before the operation's name
+// ("tickets" in "helpdesk.tickets.list") when the id has three segments or
+// more. In a two-segment id ("weather.forecast") the first segment is the
+// service, not a resource of it; the namespace document scores services.
+func resourceSegment(id string) string {
+	i := strings.LastIndexByte(id, '.')
+	if i < 0 {
+		return ""
+	}
+	j := strings.LastIndexByte(id[:i], '.')
+	if j < 0 {
+		return ""
+	}
+	return id[j+1 : i]
+}
+
+// pathNoun returns the last literal segment of an HTTP path, skipping
+// {parameters}: "issues" in "/repos/{owner}/{repo}/issues/{issue_number}".
+func pathNoun(path string) string {
+	for path != "" {
+		i := strings.LastIndexByte(path, '/')
+		seg := path[i+1:]
+		if seg != "" && !strings.HasPrefix(seg, "{") && !strings.HasPrefix(seg, ":") {
+			return seg
+		}
+		if i < 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return ""
+}
+
+// unescape returns the text of a JSON string's raw bytes (without quotes).
+func unescape(raw []byte) string {
+	if s, err := jsonparser.ParseString(raw); err == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// buildIndex tokenizes every operation and builds the BM25F index.
+//
+// Operations are tokenized in chunks, in parallel, each chunk with its own
+// vocabulary; the vocabularies are then merged in chunk order (so the
+// index does not depend on timing), the chunks' entries are remapped to
+// global term ids, sorted and merged in parallel, and the postings are
+// filled in parallel.
+func buildIndex(ops []*operations.Operation, opts Options) *index {
+	ix := &index{
+		terms:   make(map[string]uint32, 1024),
+		bigrams: make(map[uint64]uint32, 1024),
+		stems:   make(map[string]string, 1024),
+		noStem:  opts.noStem,
+	}
+	n := len(ops)
+	docTerms := make([][]termEntry, n)
+	lens := make([][numFields]uint16, n)
+	cs := chunks(n)
+	vocabs := make([]*chunkVocab, len(cs))
+	parallel(cs, func(c, lo, hi int) {
+		vocabs[c] = tokenizeChunk(ops, lo, hi, opts, docTerms, lens)
+	})
+	remaps := make([][]uint32, len(cs))
+	for c, v := range vocabs {
+		remap := make([]uint32, len(v.keys))
+		for t, k := range v.keys {
+			if k != "" {
+				remap[t] = ix.intern(k)
+				continue
+			}
+			p := v.pairs[uint32(t)]
+			remap[t] = ix.bigram(remap[uint32(p>>32)], remap[uint32(p)], true)
+		}
+		remaps[c] = remap
+		for w, s := range v.stems {
+			ix.stems[w] = s
+		}
+		vocabs[c] = nil
+	}
+	nt := len(ix.vocab)
+	dfs := make([][]uint32, len(cs))
+	ix.idStart = make([]uint32, n+1)
+	idTerms := make([][]uint32, len(cs))
+	ix.resStart = make([]uint32, n+1)
+	resTerms := make([][]uint32, len(cs))
+	parallel(cs, func(c, lo, hi int) {
+		remap := remaps[c]
+		df := make([]uint32, nt)
+		var ids, res []uint32
+		wbuf := make([]byte, 0, 64)
+		for d := lo; d < hi; d++ {
+			es := docTerms[d]
+			for i, e := range es {
+				es[i] = mkEntry(remap[e.t()], e.f(), e.tf())
+			}
+			docTerms[d] = mergeEntries(es, df)
+			// The operation's id words: its resource (the segment
+			// before the name) and its name.
+			start := len(ids)
+			id := ops[d].ID
+			if i := strings.LastIndexByte(id, '.'); i >= 0 {
+				if j := strings.LastIndexByte(id[:i], '.'); j >= 0 {
+					id = id[j+1:]
+				}
+			}
+			splitBytes(id, func(wb []byte) {
+				w := string(wb)
 				if isStopWord(w) || isNumber(w) {
 					return
 				}
-				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(ix.idTerm[ix.idStart[d]:], t) {
-					ix.idTerm = append(ix.idTerm, t)
+				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(ids[start:], t) {
+					ids = append(ids, t)
 				}
 			})
+			ix.idStart[d+1] = uint32(len(ids) - start)
+			start = len(res)
+			addRes := func(wb []byte) {
+				w := string(wb)
+				if isStopWord(w) || isNumber(w) {
+					return
+				}
+				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(res[start:], t) {
+					res = append(res, t)
+				}
+			}
+			if r := resourceSegment(ops[d].ID); r != "" {
+				wbuf = splitBytesBuf(r, wbuf, addRes)
+			}
+			if h := ops[d].HTTP; h != nil {
+				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, addRes)
+			}
+			ix.resStart[d+1] = uint32(len(res) - start)
 		}
-		ix.idStart[d+1] = uint32(len(ix.idTerm))
+		dfs[c] = df
+		idTerms[c] = ids
+		resTerms[c] = res
+	})
+	df := dfs[0]
+	for _, o := range dfs[1:] {
+		for t, x := range o {
+			df[t] += x
+		}
+	}
+	for d := range n {
+		ix.idStart[d+1] += ix.idStart[d]
+	}
+	ix.idTerm = slices.Concat(idTerms...)
+	for d := range n {
+		ix.resStart[d+1] += ix.resStart[d]
+	}
+	ix.resTerm = slices.Concat(resTerms...)
+	ix.isRes = make([]bool, nt)
+	for _, t := range ix.resTerm {
+		ix.isRes[t] = true
 	}
 	tu := opts.tuning()
 	weights := tu.w
@@ -338,7 +575,6 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 			weights[f] = 1
 		}
 	}
-	nt := len(ix.vocab)
 	ix.idf = make([]float32, nt)
 	for t := range nt {
 		ix.idf[t] = float32(bm25IDF(n, int(df[t])))
@@ -459,10 +695,14 @@ func (ix *index) corrections(s string, max int, out []uint32) []uint32 {
 	}
 	if len(out)-base > max {
 		got := out[base:]
+		// Frequent terms first; ties by spelling, so that the choice does
+		// not depend on term ids (which depend on the build's chunking).
 		slices.SortFunc(got, func(a, b uint32) int {
-			return int(ix.df(a)) - int(ix.df(b))
+			if c := int(ix.df(b)) - int(ix.df(a)); c != 0 {
+				return c
+			}
+			return strings.Compare(ix.vocab[a], ix.vocab[b])
 		})
-		slices.Reverse(got)
 		out = out[:base+max]
 	}
 	return out
@@ -497,10 +737,11 @@ func editDistance1(a, b string) bool {
 }
 
 // mergeEntries sorts entries by (term, field), merges equal pairs summing
-// their tf, counts each distinct term once in df, and returns a new slice.
+// their tf, counts each distinct term once in df, and returns the merged
+// entries, in place (a prefix of entries).
 func mergeEntries(entries []termEntry, df []uint32) []termEntry {
 	slices.Sort(entries)
-	out := make([]termEntry, 0, len(entries))
+	out := entries[:0]
 	for _, e := range entries {
 		if k := len(out) - 1; k >= 0 && out[k]>>16 == e>>16 {
 			out[k] = mkEntry(e.t(), e.f(), uint16(min(math.MaxUint16, int(out[k].tf())+int(e.tf()))))
@@ -524,7 +765,9 @@ type postings struct {
 }
 
 // buildPostings computes BM25F contributions for units described by their
-// merged term entries and field lengths; df counts units per term.
+// merged term entries and field lengths; df counts units per term. Chunks of
+// units are filled in parallel: each chunk counts its own postings per
+// term first, so that it knows where its units go in every list.
 func buildPostings(units [][]termEntry, lens [][numFields]uint16, df []uint32, weights [numFields]float64, tu tuning) postings {
 	n := len(units)
 	var avg [numFields]float64
@@ -540,38 +783,68 @@ func buildPostings(units [][]termEntry, lens [][numFields]uint16, df []uint32, w
 		}
 	}
 	nt := len(df)
+	idf := make([]float64, nt)
 	var p postings
 	p.start = make([]uint32, nt+1)
 	for t := range nt {
 		p.start[t+1] = p.start[t] + df[t]
+		idf[t] = bm25IDF(n, int(df[t]))
 	}
 	total := p.start[nt]
 	p.doc = make([]uint32, total)
 	p.val = make([]float32, total)
 	p.fields = make([]uint16, total)
-	fill := make([]uint32, nt)
-	copy(fill, p.start[:nt])
-	k1 := tu.k1
-	for d, entries := range units {
-		for i := 0; i < len(entries); {
-			t := entries[i].t()
-			var tfw float64
-			var mask uint16
-			for ; i < len(entries) && entries[i].t() == t; i++ {
-				e := entries[i]
-				f := e.f()
-				b := tu.b[f]
-				norm := 1 - b + b*float64(lens[d][f])/avg[f]
-				tfw += weights[f] * float64(e.tf()) / norm
-				mask |= 1 << f
+	cs := chunks(n)
+	// fill[c][t] is where chunk c writes its next posting of term t.
+	fill := make([][]uint32, len(cs))
+	parallel(cs, func(c, lo, hi int) {
+		cnt := make([]uint32, nt)
+		for _, entries := range units[lo:hi] {
+			prev := noTerm
+			for _, e := range entries {
+				if t := e.t(); t != prev {
+					cnt[t]++
+					prev = t
+				}
 			}
-			idf := bm25IDF(n, int(df[t]))
-			k := fill[t]
-			fill[t]++
-			p.doc[k] = uint32(d)
-			p.val[k] = float32(idf * tfw * (k1 + 1) / (k1 + tfw))
-			p.fields[k] = mask
+		}
+		fill[c] = cnt
+	})
+	for t := range nt {
+		at := p.start[t]
+		for c := range cs {
+			k := fill[c][t]
+			fill[c][t] = at
+			at += k
 		}
 	}
+	k1 := tu.k1
+	parallel(cs, func(c, lo, hi int) {
+		fc := fill[c]
+		var norm [numFields]float64
+		for d := lo; d < hi; d++ {
+			entries := units[d]
+			for f := range numFields {
+				b := tu.b[f]
+				norm[f] = 1 - b + b*float64(lens[d][f])/avg[f]
+			}
+			for i := 0; i < len(entries); {
+				t := entries[i].t()
+				var tfw float64
+				var mask uint16
+				for ; i < len(entries) && entries[i].t() == t; i++ {
+					e := entries[i]
+					f := e.f()
+					tfw += weights[f] * float64(e.tf()) / norm[f]
+					mask |= 1 << f
+				}
+				k := fc[t]
+				fc[t]++
+				p.doc[k] = uint32(d)
+				p.val[k] = float32(idf[t] * tfw * (k1 + 1) / (k1 + tfw))
+				p.fields[k] = mask
+			}
+		}
+	})
 	return p
 }

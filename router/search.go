@@ -38,6 +38,14 @@ const (
 	// score (all its operations as one document) to each of its
 	// operations: a query about a service lifts the service's endpoints.
 	weightNamespaceMatch = 0.2
+	// resourceMismatch discounts a query word that names a resource of
+	// the catalog ("tickets": the resource of tickets.list) on an
+	// operation whose id and path name another resource: orgs.list, whose
+	// summary mentions open tickets, is not about tickets.
+	resourceMismatch = 0.3
+	// resourceMiss multiplies by 1 - resourceMiss the score of an
+	// operation that agrees with none of the resources the query names.
+	resourceMiss = 0.2
 )
 
 // variant is one term a query word is searched as.
@@ -56,6 +64,19 @@ type group struct {
 	verb     bool
 	bigram   bool // a pair of adjacent words (its surface is the second)
 	known    bool // some variant is in the vocabulary
+	// res holds the first nres variants of the word that are some
+	// operation's resource ("tickets"): an operation whose id and path
+	// say none of them matches the word at a discount.
+	res  [2]uint32
+	nres uint8
+}
+
+// addRes records t as a resource variant of g, when it is one.
+func (g *group) addRes(ix *index, t uint32) {
+	if int(t) < len(ix.isRes) && ix.isRes[t] && int(g.nres) < len(g.res) && !slices.Contains(g.res[:g.nres], t) {
+		g.res[g.nres] = t
+		g.nres++
+	}
 }
 
 // scratch holds per-query buffers, reused through a sync.Pool.
@@ -219,6 +240,13 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		if len(g.variants) > 0 {
 			g.known = true
 		}
+		if vc == verbNone {
+			for _, v := range g.variants {
+				if v.w >= 0.5 {
+					g.addRes(ix, v.t)
+				}
+			}
+		}
 		groups = append(groups, g)
 	}
 	if !r.opts.noBigrams && r.tu.bigram > 0 {
@@ -234,7 +262,11 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 			if prev != noTerm && len(groups) < maxGroups {
 				if t := ix.bigram(prev, st, false); t != noTerm {
-					groups = append(groups, group{surface: w, variants: []variant{{t: t, w: r.tu.bigram}}, bigram: true})
+					g := group{surface: w, variants: []variant{{t: t, w: r.tu.bigram}}, bigram: true}
+					if st, ok := ix.terms[plural(w)]; ok {
+						g.addRes(ix, st)
+					}
+					groups = append(groups, g)
 				}
 			}
 			prev = st
@@ -338,11 +370,11 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	for _, g := range groups {
 		total += g.cov
 	}
-	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.touched[:0], &sc.gtouched)
+	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.touched[:0], &sc.gtouched, ix, r.tu.resMismatch)
 	touched := sc.touched
 	acc := sc.acc
 	if r.tu.ns > 0 && len(ix.ns.start) > 0 {
-		sc.nsTouched = accumulate(&ix.ns, ix.nsUnits, groups, sc.nsAcc, sc.nsBest, sc.nsMask, sc.nsTouched[:0], &sc.gtouched)
+		sc.nsTouched = accumulate(&ix.ns, ix.nsUnits, groups, sc.nsAcc, sc.nsBest, sc.nsMask, sc.nsTouched[:0], &sc.gtouched, nil, 0)
 		for _, d := range touched {
 			if k := ix.nsOf[d]; k >= 0 {
 				acc[d] += r.tu.ns * sc.nsAcc[k]
@@ -366,6 +398,18 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 	}
 	sc.qterms = qterms
+	// Does the query name a resource of the catalog?
+	namesRes := false
+	for i := range groups {
+		if groups[i].nres > 0 && !groups[i].bigram {
+			namesRes = true
+			break
+		}
+	}
+	miss := r.tu.resMiss
+	if !namesRes {
+		miss = 0
+	}
 	idb := r.tu.idBoost
 	// Select the top documents with a bounded min-heap.
 	h := sc.heap[:0]
@@ -392,6 +436,9 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 				}
 				s *= 1 + idb*float32(got)/float32(hi-lo)
 			}
+		}
+		if miss > 0 && !r.agreesAny(groups, d) {
+			s *= 1 - miss
 		}
 		acc[d] = s
 		if len(h) == limit && !better(hit{d, s}, h[0]) {
@@ -436,7 +483,11 @@ const (
 // accumulate adds, per unit, the best variant of each group, and records
 // which groups matched it in mask. It returns touched extended with the
 // units seen for the first time.
-func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, touched []uint32, gbuf *[]uint32) []uint32 {
+//
+// ix, when not nil, is the index whose operations the units are: a
+// group naming a resource then counts resourceMismatch less on an
+// operation of another resource (see agrees).
+func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, touched []uint32, gbuf *[]uint32, ix *index, mismatch float32) []uint32 {
 	heavy := false
 	heavyPostings := uint32(max(minHeavy, units/heavyShare))
 	for pass := 0; pass < 2; pass++ {
@@ -485,9 +536,13 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 					}
 				}
 			}
+			discount := ix != nil && g.nres > 0 && mismatch > 0
 			for _, d := range gt {
 				if mask[d] == 0 {
 					touched = append(touched, d)
+				}
+				if discount && !ix.agrees(&g, d) {
+					best[d] *= 1 - mismatch
 				}
 				acc[d] += best[d]
 				mask[d] |= bit
@@ -500,6 +555,30 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 		}
 	}
 	return touched
+}
+
+// agrees reports whether operation d's id words or resource words include
+// one of g's resource variants: "tickets" agrees with tickets.list and
+// reports.ticket_volume, not with orgs.list (whose summary mentions open
+// tickets).
+func (ix *index) agrees(g *group, d uint32) bool {
+	for _, t := range g.res[:g.nres] {
+		if slices.Contains(ix.idTerm[ix.idStart[d]:ix.idStart[d+1]], t) || slices.Contains(ix.resTerm[ix.resStart[d]:ix.resStart[d+1]], t) {
+			return true
+		}
+	}
+	return false
+}
+
+// agreesAny reports whether operation d agrees with some resource the
+// query names.
+func (r *Router) agreesAny(groups []group, d uint32) bool {
+	for i := range groups {
+		if g := &groups[i]; g.nres > 0 && !g.bigram && r.idx.agrees(g, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // better orders hits: higher score first, then earlier document.

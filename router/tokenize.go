@@ -68,42 +68,74 @@ func splitWordsParts(s string, parts bool, fn func(w string)) {
 // is only valid during the call, and it does not allocate per word.
 func splitBytes(s string, fn func(w []byte)) {
 	var buf [64]byte
-	word := buf[:0]
+	splitBytesBuf(s, buf[:0], fn)
+}
+
+// splitBytesBuf is splitBytes with a caller's word buffer, returned grown
+// for reuse: the build splits millions of fields and allocates nothing.
+func splitBytesBuf(s string, word []byte, fn func(w []byte)) []byte {
+	word = word[:0]
 	var prev rune
-	flush := func() {
-		if len(word) > 0 {
-			fn(word)
-			if i := alphaPrefixBytes(word); i >= 3 && i < len(word) {
-				fn(word[:i])
-			}
-			word = word[:0]
-		}
-	}
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		i += size
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
+		if !isLetterOrDigit(r) {
+			emitWord(word, fn)
+			word = word[:0]
 			prev = 0
 			continue
 		}
 		if prev != 0 {
 			switch {
 			case unicode.IsLower(prev) && unicode.IsUpper(r):
-				flush()
+				emitWord(word, fn)
+				word = word[:0]
 			case unicode.IsUpper(prev) && unicode.IsUpper(r):
 				if i < len(s) {
 					next, _ := utf8.DecodeRuneInString(s[i:])
 					if unicode.IsLower(next) {
-						flush()
+						emitWord(word, fn)
+						word = word[:0]
 					}
 				}
 			}
 		}
-		word = utf8.AppendRune(word, unicode.ToLower(r))
+		if r < utf8.RuneSelf {
+			c := byte(r)
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			word = append(word, c)
+		} else {
+			word = utf8.AppendRune(word, unicode.ToLower(r))
+		}
 		prev = r
 	}
-	flush()
+	emitWord(word, fn)
+	return word
+}
+
+// isLetterOrDigit is unicode.IsLetter || unicode.IsDigit, fast for ASCII.
+func isLetterOrDigit(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// emitWord passes a non-empty word to fn, and its letter prefix when the
+// rest is digits ("covid19" → covid19, covid).
+func emitWord(word []byte, fn func(w []byte)) {
+	if len(word) == 0 {
+		return
+	}
+	fn(word)
+	if i := alphaPrefixBytes(word); i >= 3 && i < len(word) {
+		fn(word[:i])
+	}
 }
 
 func alphaPrefixBytes(w []byte) int {

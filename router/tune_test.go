@@ -85,6 +85,13 @@ func TestTune(t *testing.T) {
 	for _, x := range []float32{0.5, 0.9} {
 		vs = append(vs, variantT{fmt.Sprintf("stem=%.2f", x), func(tu *tuning) { tu.stem = x }})
 	}
+	for _, x := range []float32{0, 0.3, 0.7} {
+		vs = append(vs, variantT{fmt.Sprintf("resmm=%.2f", x), func(tu *tuning) { tu.resMismatch = x }})
+	}
+	for _, x := range []float32{0.1, 0.2, 0.3, 0.5} {
+		vs = append(vs, variantT{fmt.Sprintf("resmiss=%.2f", x), func(tu *tuning) { tu.resMiss = x }})
+		vs = append(vs, variantT{fmt.Sprintf("resmiss0=%.2f", x), func(tu *tuning) { tu.resMiss = x; tu.resMismatch = 0 }})
+	}
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {

@@ -1,0 +1,65 @@
+package router
+
+import (
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// TestSplitBytesMatchesSplitWords: the build's allocation-free splitter
+// gives the same words as the query splitter.
+func TestSplitBytesMatchesSplitWords(t *testing.T) {
+	for _, s := range []string{
+		"listLineItems", "HTTPServer", "helpdesk.tickets.list", "/repos/{owner}/{repo}/issues",
+		"covid19 ec2 v2", "Ünïcode Straße ÉCOLE", "snake_case-and kebab", "who's", "ABCDef", "", "  ",
+	} {
+		var a, b []string
+		splitWords(s, func(w string) { a = append(a, w) })
+		buf := splitBytesBuf(s, nil, func(w []byte) { b = append(b, string(w)) })
+		_ = buf
+		if !slices.Equal(a, b) {
+			t.Errorf("%q: splitWords %q, splitBytesBuf %q", s, a, b)
+		}
+	}
+}
+
+func TestPathNounAndResource(t *testing.T) {
+	for in, want := range map[string]string{
+		"/repos/{owner}/{repo}/issues/{issue_number}": "issues",
+		"/users/:id": "users", "/": "", "": "", "/a/b": "b",
+	} {
+		if got := pathNoun(in); got != want {
+			t.Errorf("pathNoun(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"helpdesk.tickets.list": "tickets", "weather.forecast": "", "list": "", "a.b.c.d": "c"} {
+		if got := resourceSegment(in); got != want {
+			t.Errorf("resourceSegment(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestBuildDeterministic: the parallel build gives the same ranking as a
+// one-chunk build.
+func TestBuildDeterministic(t *testing.T) {
+	ops := synthOps(minParallelOps * 2)
+	qs := benchQueries(ops, 50)
+	a := New(ops, Options{})
+	prev := runtime.GOMAXPROCS(1) // one chunk
+	b := New(ops, Options{})
+	runtime.GOMAXPROCS(prev)
+	if prev < 2 {
+		t.Log("GOMAXPROCS < 2: both builds are one chunk")
+	}
+	for _, q := range qs {
+		ra, rb := a.Search(q, Filter{}, 10), b.Search(q, Filter{}, 10)
+		if len(ra.Candidates) != len(rb.Candidates) {
+			t.Fatalf("%q: %d vs %d candidates", q, len(ra.Candidates), len(rb.Candidates))
+		}
+		for i := range ra.Candidates {
+			if ra.Candidates[i].Op.ID != rb.Candidates[i].Op.ID || ra.Candidates[i].Score != rb.Candidates[i].Score {
+				t.Fatalf("%q: rank %d differs", q, i)
+			}
+		}
+	}
+}
