@@ -111,12 +111,32 @@ Run "intentsrv <command> -h" for a command's flags.
 `)
 }
 
-// ServerVersion is the module version of the binary ("devel" in a checkout).
+// ServerVersion is the module version of the binary: the release version
+// when built from a module, else "devel" with the VCS revision the binary
+// was built from ("devel+1a2b3c4d5e6f", "-dirty" for uncommitted changes).
 func ServerVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
-	return "devel"
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	return "devel+" + rev[:min(12, len(rev))] + dirty
 }
 
 // serverFlags are the flags shared by every command that builds a server.
