@@ -27,7 +27,10 @@ const (
 	marginRef = 0.35
 )
 
-func (r *Router) decide(intent string, groups []group, qverb verbClass, hits []hit, total float32, f Filter, limit int, sc *scratch) Result {
+// decide builds the result from hits, the final ranking. The decision
+// (no match, run, choose) is taken on first, the ranking of the query's own
+// words before feedback; a run needs both rankings to agree on the leader.
+func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, first []hit, total float32, f Filter, limit int, sc *scratch) Result {
 	defer sc.clear()
 	var res Result
 	if idLike(intent) && !r.opts.noFuzzy {
@@ -59,17 +62,20 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits []h
 		c.Matched, c.Fields = r.explain(groups, sc.mask[h.d], h.d)
 		res.Candidates = append(res.Candidates, c)
 	}
-	topCov := r.coverage(groups, sc.mask[hits[0].d], total)
+	if len(first) == 0 {
+		first = hits
+	}
+	topCov := r.coverage(groups, sc.mask[first[0].d], total)
 	content := false
 	for gi, g := range groups {
-		if sc.mask[hits[0].d]&(1<<uint(gi)) != 0 && !g.verb && g.cov > 0 {
+		if sc.mask[first[0].d]&(1<<uint(gi)) != 0 && !g.verb && g.cov > 0 {
 			content = true
 			break
 		}
 	}
 	margin := 1.0
-	if len(hits) > 1 {
-		margin = float64((hits[0].s - hits[1].s) / hits[0].s)
+	if len(first) > 1 {
+		margin = float64((first[0].s - first[1].s) / first[0].s)
 	}
 	switch {
 	case !content && topCov < noMatchCoverage:
@@ -78,12 +84,12 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits []h
 	case topCov < noMatchCoverage:
 		// Weak partial matches stay, for a caller that shows "closest".
 		res.Decision = DecisionNoMatch
-	case qverb.kind() != operations.KindRead && qverb.kind() != "" && sc.hidden > hits[0].s && res.Candidates[0].Op.Kind == operations.KindRead:
+	case qverb.kind() != operations.KindRead && qverb.kind() != "" && sc.hidden > first[0].s && res.Candidates[0].Op.Kind == operations.KindRead:
 		// "delete ticket 4" on a read-only server: the operation it asks
 		// for is hidden by the filter, and the reads left do something
 		// else. The reads stay as "closest"; Result.Verb says why.
 		res.Decision = DecisionNoMatch
-	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin:
+	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d:
 		res.Decision = DecisionRun
 	default:
 		res.Decision = DecisionChoose

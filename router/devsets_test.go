@@ -53,6 +53,10 @@ func TestDevSets(t *testing.T) {
 				name string
 				o    Options
 			}{"no proper names", Options{noNames: true}},
+			struct {
+				name string
+				o    Options
+			}{"no feedback", Options{noFeedback: true}},
 		)
 	}
 	for _, set := range []string{"stabletoolbench", "seal_tools", "helpdesk"} {

@@ -58,6 +58,18 @@
 //     whole query's normalised score, over a pool of fusePool candidates
 //     per ranking (clauses.go). The whole query keeps the lead; a second
 //     or third request's operation rises into the top five.
+//   - Compounds: two adjacent query words that the catalog writes as one
+//     word ("zip codes" → zipcode, "whats app" → whatsapp) add a group
+//     for that word at weightCompound, with no coverage of its own.
+//   - Pseudo-relevance feedback (feedback.go): for a query of at least
+//     prfMinGroups content words whose first-pass leader covers at least
+//     prfMinCoverage of it, the prfTerms most distinctive words of the
+//     prfDocs leaders (BM25F weight in them × their score; words of two
+//     operations or more, not heavy, not already in the query; kept in a
+//     forward index built at New) are searched too, and the operations
+//     that have them gain up to prfWeight of the leader's score. The
+//     decision (no match, run) is taken on the first pass; a run also
+//     needs both passes to agree on the leader.
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
 //     are not exact ids, and Suggest, use edit distance and
 //     github.com/sahilm/fuzzy subsequence matching over ids and aliases.

@@ -66,7 +66,9 @@ type tuning struct {
 	k1                                             float64
 	w, b                                           [numFields]float64
 	syn, verb, corr, vboost, stem, bigram, idBoost float32
-	ns, resMismatch, resMiss                       float32
+	ns, resMismatch, resMiss, prf                  float32
+	prfMinCov, compound                            float32
+	prfDocs, prfTerms, prfMinGroups                int
 }
 
 func defaultTuning() tuning {
@@ -74,6 +76,7 @@ func defaultTuning() tuning {
 		k1: bm25K1, w: fieldWeights, b: fieldB,
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss,
+		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
 	}
 }
 
@@ -123,6 +126,7 @@ type index struct {
 	noStem   bool
 	deletes  map[string][]uint32 // spelling correction: one-deletion variants → term ids
 	vocab    []string            // term id → stem
+	fwd      fwdPostings         // operation → feedback words
 }
 
 // termEntry packs (term, field, tf) into one integer, so that sorting
@@ -633,6 +637,7 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	ix.ns = buildPostings(nsTerms, nsLens, nsDF, weights, tu)
 	ix.nsUnits = len(nsTerms)
 	ix.post = buildPostings(docTerms, lens, df, weights, tu)
+	ix.buildForward(n)
 	if !opts.noFuzzy {
 		ix.buildDeletes()
 	}

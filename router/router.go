@@ -28,7 +28,7 @@ type Options struct {
 
 	// ablation switches, for the evaluation of the method itself.
 	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams bool
-	noClauses, noNames                                           bool
+	noClauses, noNames, noFeedback                               bool
 	tune                                                         *tuning
 }
 

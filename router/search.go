@@ -43,6 +43,13 @@ const (
 	// operation whose id and path name another resource: orgs.list, whose
 	// summary mentions open tickets, is not about tickets.
 	resourceMismatch = 0.3
+	// weightCompound scales a match of two adjacent query words written
+	// as one word in the catalog ("zip code" → zipcode, "whats app" →
+	// whatsapp, "live score" → livescore).
+	weightCompound = 0.5
+	// minCompoundPart is the shortest query word that joins a compound:
+	// shorter ones ("a", "of") glue into accidental words.
+	minCompoundPart = 2
 	// resourceMiss multiplies by 1 - resourceMiss the score of an
 	// operation that agrees with none of the resources the query names.
 	resourceMiss = 0.2
@@ -104,6 +111,7 @@ type scratch struct {
 	hidden float32
 	spans  [][2]int
 	fused  []hit
+	fb     []variant // feedback word candidates
 }
 
 type hit struct {
@@ -272,6 +280,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			prev = st
 		}
 	}
+	if r.tu.compound > 0 {
+		groups = r.compounds(words, groups)
+	}
 	sc.implied = false
 	if qverb == verbNone && !r.opts.noVerbs {
 		qverb = impliedVerb(words)
@@ -279,6 +290,29 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	}
 	sc.groups = groups
 	return groups, qverb
+}
+
+// compounds adds a group for each pair of adjacent query words that the
+// catalog writes as one word: "zip codes" matches getZipcodeByCounty. The
+// group carries no coverage of its own (its words do).
+func (r *Router) compounds(words []string, groups []group) []group {
+	ix := r.idx
+	var buf [64]byte
+	for i := 0; i+1 < len(words) && len(groups) < maxGroups; i++ {
+		a, b := words[i], words[i+1]
+		if len(a) < minCompoundPart || len(b) < minCompoundPart || isNumber(a) || isNumber(b) || len(a)+len(b) > len(buf) {
+			continue
+		}
+		k := append(append(buf[:0], a...), plural(b)...)
+		t, ok := ix.terms[string(k)]
+		if !ok {
+			continue
+		}
+		g := group{surface: a + " " + b, known: true, variants: []variant{{t: t, w: r.tu.compound}}}
+		g.addRes(ix, t)
+		groups = append(groups, g)
+	}
+	return groups
 }
 
 // shareIDF scores a word and its synonyms as one concept (as Lucene's
@@ -349,12 +383,17 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		pool = max(limit, fusePool)
 	}
 	hits, total := r.score(groups, qverb, f, pool, sc)
+	first, hidden := hits, sc.hidden
+	if !r.opts.noFeedback {
+		hits = r.feedback(groups, hits, total, f, pool, sc)
+		sc.hidden = hidden
+	}
 	if multi {
 		sc2 := r.pool.Get().(*scratch)
 		hits = r.fuseClauses(intent, hits, sc.acc, f, limit, sc2)
 		r.pool.Put(sc2)
 	}
-	res := r.decide(intent, groups, qverb, hits, total, f, limit, sc)
+	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
 	if !sc.implied {
 		res.Verb = qverb.kind()
 	}
@@ -411,9 +450,6 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		miss = 0
 	}
 	idb := r.tu.idBoost
-	// Select the top documents with a bounded min-heap.
-	h := sc.heap[:0]
-	filtered := f.Namespace != "" || len(f.Kinds) > 0 || f.Keep != nil
 	for _, d := range touched {
 		s := acc[d]
 		if qverb != verbNone && !r.opts.noVerbs {
@@ -441,6 +477,20 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 			s *= 1 - miss
 		}
 		acc[d] = s
+	}
+	return r.selectTop(touched, acc, f, limit, sc), total
+}
+
+// selectTop returns the best limit documents of touched (scores in acc)
+// that pass f, best first, and records in sc.hidden the best score of a
+// document f rejected.
+func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int, sc *scratch) []hit {
+	sc.hidden = 0
+	// Select the top documents with a bounded min-heap.
+	h := sc.heap[:0]
+	filtered := f.Namespace != "" || len(f.Kinds) > 0 || f.Keep != nil
+	for _, d := range touched {
+		s := acc[d]
 		if len(h) == limit && !better(hit{d, s}, h[0]) {
 			continue
 		}
@@ -468,7 +518,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		return 0
 	})
 	sc.heap = h
-	return out, total
+	return out
 }
 
 // A term is "heavy" (frequent, low idf) when it occurs in more than

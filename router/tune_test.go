@@ -92,6 +92,24 @@ func TestTune(t *testing.T) {
 		vs = append(vs, variantT{fmt.Sprintf("resmiss=%.2f", x), func(tu *tuning) { tu.resMiss = x }})
 		vs = append(vs, variantT{fmt.Sprintf("resmiss0=%.2f", x), func(tu *tuning) { tu.resMiss = x; tu.resMismatch = 0 }})
 	}
+	for _, x := range []float32{0, 0.2, 0.3, 0.5} {
+		vs = append(vs, variantT{fmt.Sprintf("prf=%.2f", x), func(tu *tuning) { tu.prf = x }})
+	}
+	for _, x := range []int{2, 3, 5, 10} {
+		vs = append(vs, variantT{fmt.Sprintf("prfdocs=%d", x), func(tu *tuning) { tu.prfDocs = x }})
+	}
+	for _, x := range []int{3, 8, 12, 20} {
+		vs = append(vs, variantT{fmt.Sprintf("prfterms=%d", x), func(tu *tuning) { tu.prfTerms = x }})
+	}
+	for _, x := range []float32{0, 0.2, 0.4, 0.5} {
+		vs = append(vs, variantT{fmt.Sprintf("prfcov=%.2f", x), func(tu *tuning) { tu.prfMinCov = x }})
+	}
+	for _, x := range []int{0, 2, 6} {
+		vs = append(vs, variantT{fmt.Sprintf("prfgroups=%d", x), func(tu *tuning) { tu.prfMinGroups = x }})
+	}
+	for _, x := range []float32{0, 0.25, 1, 1.5} {
+		vs = append(vs, variantT{fmt.Sprintf("compound=%.2f", x), func(tu *tuning) { tu.compound = x }})
+	}
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {
