@@ -380,7 +380,10 @@ func (s *Server) operationFailure(op *operations.Operation, err error) *Envelope
 		return failure(CodeTimeout, fmt.Sprintf("%s did not finish within %s", op.ID, s.opts.Timeout), nil,
 			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: "narrow the request (filters, smaller limit) or retry later"})
 	case errors.Is(err, context.Canceled):
-		return failure(CodeTimeout, "the call was cancelled", nil, &Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: "retry"})
+		// No code of the contract fits a call its caller abandoned; timeout
+		// is the nearest, and the message says what happened.
+		return failure(CodeTimeout, "the call was cancelled before it finished (the client cancelled it, or the session ended)", nil,
+			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: "retry if the answer is still wanted; a write may or may not have taken effect"})
 	case errors.As(err, &oe):
 		code := Code(oe.Code)
 		if !knownCode(code) {
