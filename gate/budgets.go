@@ -87,6 +87,9 @@ func (b Budgets) withDefaults() (Budgets, error) {
 	if b.HostServerName == "" {
 		b.HostServerName = DefaultHostServerName
 	}
+	if b.MaxGrowthPercent < 0 {
+		return b, fmt.Errorf("max growth %g%% is negative; growth is a percentage the tokens may rise by (0 means the default, %d)", b.MaxGrowthPercent, DefaultMaxGrowthPercent)
+	}
 	if b.MaxGrowthPercent == 0 {
 		b.MaxGrowthPercent = DefaultMaxGrowthPercent
 	}

@@ -27,26 +27,31 @@ const MaxWireName = 64
 // already taken gets "_2", "_3", ... in id order. The mapping is
 // deterministic: the same ids always give the same names, whatever their
 // order in ids.
-func WireNames(ids []string) map[string]string {
+func WireNames(ids []string) map[string]string { return wireNames(ids, "") }
+
+// wireNames is WireNames with prefix before every name, within the same
+// 64-character limit.
+func wireNames(ids []string, prefix string) map[string]string {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
 	names := make(map[string]string, len(sorted))
 	taken := make(map[string]bool, len(sorted))
 	for _, id := range sorted {
-		base := wireBase(id)
+		limit := MaxWireName - len(prefix)
+		base := wireBase(id, limit)
 		name := base
 		for n := 2; taken[name]; n++ {
 			suffix := "_" + strconv.Itoa(n)
-			name = base[:min(len(base), MaxWireName-len(suffix))] + suffix
+			name = base[:min(len(base), limit-len(suffix))] + suffix
 		}
 		taken[name] = true
-		names[id] = name
+		names[id] = prefix + name
 	}
 	return names
 }
 
-func wireBase(id string) string {
+func wireBase(id string, limit int) string {
 	var b strings.Builder
 	for _, r := range id {
 		switch {
@@ -60,12 +65,12 @@ func wireBase(id string) string {
 	if name == "" {
 		name = "op"
 	}
-	if len(name) <= MaxWireName {
+	if len(name) <= limit {
 		return name
 	}
 	sum := sha256.Sum256([]byte(id))
 	tail := "_" + hex.EncodeToString(sum[:4])
-	return name[:MaxWireName-len(tail)] + tail
+	return name[:limit-len(tail)] + tail
 }
 
 // FlatTool is one operation listed as its own tool: what a
@@ -116,7 +121,8 @@ func FlatTools(srv *intent.Server) []FlatTool {
 			ids = append(ids, op.ID)
 		}
 	}
-	names := WireNames(ids)
+	// Flat names carry the server's tool prefix, as the intent tools do.
+	names := wireNames(ids, srv.Options().ToolPrefix)
 	out := make([]FlatTool, len(ops))
 	for i, op := range ops {
 		out[i] = FlatTool{Name: names[op.ID], Op: op}

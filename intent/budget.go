@@ -11,7 +11,8 @@ import (
 
 // cutReport says how a result was cut to fit the budget.
 type cutReport struct {
-	kept, total int
+	kept, total   int
+	droppedCursor bool // the result had a cursor field, which was removed
 }
 
 // cursorKeys are result fields that point past the items a page returned.
@@ -68,10 +69,10 @@ func (s *Server) budget(op *operations.Operation, raw json.RawMessage) (json.Raw
 	for ; k >= 0; k-- {
 		out := sp.build(k)
 		if len(out) <= limit {
-			return out, &cutReport{kept: k, total: len(sp.items)}, nil
+			return out, &cutReport{kept: k, total: len(sp.items), droppedCursor: sp.droppedCursor}, nil
 		}
 		if c, err := tokens.Count(tokens.O200K, string(out)); err == nil && c <= limit {
-			return out, &cutReport{kept: k, total: len(sp.items)}, nil
+			return out, &cutReport{kept: k, total: len(sp.items), droppedCursor: sp.droppedCursor}, nil
 		}
 	}
 	return tooLarge()
@@ -81,6 +82,7 @@ func (s *Server) budget(op *operations.Operation, raw json.RawMessage) (json.Raw
 type split struct {
 	before, after []byte            // bytes around the array
 	items         []json.RawMessage // the array's items
+	droppedCursor bool              // a cursor field was left out
 }
 
 func (sp split) build(k int) json.RawMessage {
@@ -151,11 +153,13 @@ func splitResult(raw json.RawMessage) (split, bool) {
 		return split{}, false
 	}
 	var before, after bytes.Buffer
+	dropped := false
 	cur := &before
 	cur.WriteByte('{')
 	first := true
 	for i, f := range fields {
 		if cursorKeys[f.key] {
+			dropped = true
 			continue
 		}
 		if !first {
@@ -172,5 +176,5 @@ func splitResult(raw json.RawMessage) (split, bool) {
 		cur.Write(f.value)
 	}
 	cur.WriteByte('}')
-	return split{before: before.Bytes(), after: after.Bytes(), items: items}, true
+	return split{before: before.Bytes(), after: after.Bytes(), items: items, droppedCursor: dropped}, true
 }

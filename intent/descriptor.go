@@ -64,6 +64,7 @@ func (s *Server) descriptor(op *operations.Operation) descriptor {
 type opInfo struct {
 	required []string
 	paging   []string // names of paging parameters, when the input has them
+	limitMax int      // the "limit" parameter's maximum, 0 when none
 	input    json.RawMessage
 	elided   []string                   // $defs left out of input
 	defs     map[string]json.RawMessage // every compacted $def, for describe {defs}
@@ -97,6 +98,11 @@ func (s *Server) info(op *operations.Operation) *opInfo {
 			for name := range props {
 				if pagingParams[name] {
 					inf.paging = append(inf.paging, name)
+				}
+			}
+			if lim, ok := props["limit"].(map[string]any); ok {
+				if m, ok := lim["maximum"].(float64); ok && m >= 1 {
+					inf.limitMax = int(m)
 				}
 			}
 			sort.Strings(inf.paging)

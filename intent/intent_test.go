@@ -352,7 +352,7 @@ func TestActPlans(t *testing.T) {
 	})
 	t.Run("key order and spacing do not matter", func(t *testing.T) {
 		ref := preview(t, 6)
-		in := `{"plan_ref":"` + ref + `","params":{ "id" :   6 },"action":"notes.delete"}`
+		in := `{"plan_ref":"` + ref + `","params":{ "id" :   6.0 },"action":"notes.delete"}`
 		if env := call(t, s, "act", in); !env.OK {
 			t.Fatalf("same call, other spelling: %s", env.JSON())
 		}
@@ -615,5 +615,33 @@ func TestWriteIntentOnReadOnlyServer(t *testing.T) {
 	env = call(t, s, "ask", `{"intent":"delete note 5","params":{"id":5}}`)
 	if env.Code != CodeWritesDisabled {
 		t.Fatalf("ask with a delete intent on a read-only server: %s", env.JSON())
+	}
+}
+
+func TestCutStepRespectsTheLimitMaximum(t *testing.T) {
+	r := operations.NewRegistry()
+	type page struct {
+		Limit int `json:"limit,omitempty" jsonschema:"description=page size,minimum=1,maximum=5"`
+	}
+	err := operations.Add(r, operations.Operation{ID: "big.list", Summary: "List big things"}, func(ctx context.Context, in page) ([]string, error) {
+		out := make([]string, 300)
+		for i := range out {
+			out[i] = strings.Repeat("word ", 20)
+		}
+		return out, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := New(r, Options{MaxResultTokens: 500})
+	env := call(t, s, "ask", `{"action":"big.list","params":{"limit":5}}`)
+	if !env.Meta.Truncated || len(env.NextSteps) == 0 {
+		t.Fatalf("want a cut result: %s", env.JSON())
+	}
+	if got := env.NextSteps[0].Params["limit"]; got != 5 {
+		t.Fatalf("next step limit = %v; the schema's maximum is 5", got)
+	}
+	if strings.Contains(string(env.JSON()), "cursor") {
+		t.Fatalf("an operation without a cursor should not be told about one: %s", env.JSON())
 	}
 }

@@ -57,7 +57,7 @@ func NewMCPServer(s *Server, version string) *server.MCPServer {
 		server.WithToolCapabilities(false),
 		server.WithToolFilter(order),
 		server.WithRecovery(),
-		server.WithInstructions("Use find to locate an operation by intent, describe to get its schema, ask to run reads and act to run writes."),
+		server.WithInstructions(s.instructions()),
 	)
 	for i, t := range s.MCPTools() {
 		verb := defs[i].Verb
@@ -80,4 +80,16 @@ func ToolResult(env *Envelope) *mcp.CallToolResult {
 		StructuredContent: json.RawMessage(text),
 		IsError:           !env.OK,
 	}
+}
+
+// instructions is the initialize result's instructions: how the listed
+// tools fit together, with their real (prefixed) names, naming act only
+// when it is listed.
+func (s *Server) instructions() string {
+	p := s.opts.ToolPrefix
+	text := "Use " + p + ToolFind + " to locate an operation by intent, " + p + ToolDescribe + " to get its input schema, and " + p + ToolAsk + " to run reads"
+	if s.opts.Writes == WritesDeny {
+		return text + ". This server is read-only."
+	}
+	return text + "; " + p + ToolAct + " runs writes, destructive ones after a preview confirmed with its plan_ref."
 }

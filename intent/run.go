@@ -282,12 +282,22 @@ func (s *Server) execute(ctx context.Context, op *operations.Operation, args jso
 	switch {
 	case cut != nil:
 		out.meta().Truncated = true
-		out.Warnings = append(out.Warnings, fmt.Sprintf("result cut from %d to %d items to fit %d tokens; its cursor was dropped because it would skip the cut items",
-			cut.total, cut.kept, s.opts.MaxResultTokens))
+		warning := fmt.Sprintf("result cut from %d to %d items to fit %d tokens", cut.total, cut.kept, s.opts.MaxResultTokens)
+		if cut.droppedCursor {
+			warning += "; its cursor was dropped because it would skip the cut items"
+		}
+		out.Warnings = append(out.Warnings, warning)
 		step := Step{Tool: s.verbFor(op), Action: op.ID, Why: "the result was cut; " + s.pagingHint(op) + " to get it in parts"}
 		if containsString(paging, "limit") {
-			step.Params = withParam(args, "limit", max(cut.kept, 1))
-			step.Why = "repeat with this limit to get a page that fits, then follow its next_cursor"
+			limit := max(cut.kept, 1)
+			if m := s.info(op).limitMax; m > 0 {
+				limit = min(limit, m)
+			}
+			step.Params = withParam(args, "limit", limit)
+			step.Why = "repeat with this limit to get a page that fits"
+			if hasCursor(paging) {
+				step.Why += ", then page on from the cursor it returns"
+			}
 		}
 		out.NextSteps = append(out.NextSteps, step)
 	case containsString(paging, "cursor"):
@@ -338,6 +348,17 @@ func (s *Server) readBack(op *operations.Operation, data json.RawMessage) (Step,
 		return Step{}, false
 	}
 	return Step{Tool: s.verbFor(get), Action: get.ID, Params: map[string]any{req[0]: id}, Why: "read it back"}, true
+}
+
+// hasCursor reports whether paging includes a cursor-like parameter.
+func hasCursor(paging []string) bool {
+	for _, p := range paging {
+		switch p {
+		case "cursor", "page_token", "pagetoken", "starting_after", "after", "before", "page", "offset":
+			return true
+		}
+	}
+	return false
 }
 
 func containsString(ss []string, s string) bool {

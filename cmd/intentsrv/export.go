@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/intentsrv/intentsrv/gate"
 	"github.com/intentsrv/intentsrv/intent"
@@ -131,7 +133,7 @@ func exportDoc(ctx context.Context, srv *intent.Server, format string, flat, def
 	case formatOpenAI:
 		out := make([]openAITool, len(tools))
 		for i, t := range tools {
-			out[i] = openAITool{Type: "function", Function: openAIFunction{Name: t.name, Description: t.description, Parameters: t.schema}}
+			out[i] = openAITool{Type: "function", Function: openAIFunction{Name: t.name, Description: clipAtSentence(t.description, openAIMaxDescription), Parameters: t.schema}}
 		}
 		return out, nil
 	default:
@@ -144,4 +146,28 @@ func exportDoc(ctx context.Context, srv *intent.Server, format string, flat, def
 		}
 		return out, nil
 	}
+}
+
+// openAIMaxDescription is the longest function description the OpenAI API
+// accepts; a longer one fails the whole request.
+const openAIMaxDescription = 1024
+
+// clipAtSentence shortens s to at most n bytes, at the last sentence end
+// that fits, else the last space, marking the cut with "…".
+func clipAtSentence(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	cut := s[:n-len(mark)]
+	if i := strings.LastIndex(cut, ". "); i > n/2 {
+		return cut[:i+1]
+	}
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	for !utf8.ValidString(cut) && len(cut) > 0 {
+		cut = cut[:len(cut)-1]
+	}
+	return cut + mark
 }
