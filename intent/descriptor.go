@@ -13,7 +13,9 @@ import (
 // operation, shallow enough that one descriptor cannot flood the context.
 const (
 	inputSchemaDepth  = 8
-	outputSchemaDepth = 2
+	outputSchemaDepth = 3
+	// returnsBudgetBytes bounds a descriptor's result shape.
+	returnsBudgetBytes = 1500
 	// maxShapeFields caps the fields shown per object in a result shape.
 	maxShapeFields = 24
 )
@@ -118,7 +120,14 @@ func (s *Server) info(op *operations.Operation) *opInfo {
 			if defs == nil {
 				defs, _ = out["definitions"].(map[string]any)
 			}
-			inf.returns = shapeOf(out, defs, outputSchemaDepth)
+			// The deepest shape that fits the budget: nested objects give way
+			// first, their scalar fields stay typed.
+			for d := outputSchemaDepth; d >= 0; d-- {
+				inf.returns = shapeOf(out, defs, d)
+				if b, _ := json.Marshal(inf.returns); len(b) <= returnsBudgetBytes {
+					break
+				}
+			}
 		}
 	}
 	v, _ := s.infos.LoadOrStore(op, inf)
@@ -203,15 +212,28 @@ func shapeOf(v any, defs map[string]any, depth int) any {
 	if !ok {
 		return "any"
 	}
-	if depth < 0 {
-		return "..."
-	}
 	if ref, ok := m["$ref"].(string); ok {
 		name := ref[strings.LastIndexByte(ref, '/')+1:]
-		if d, ok := defs[name]; ok {
-			return shapeOf(d, defs, depth-1)
+		d, ok := defs[name]
+		switch {
+		case !ok:
+			return "any"
+		case depth >= 0:
+			return shapeOf(d, defs, depth)
 		}
-		return "any"
+		// Past the depth limit a referenced scalar (an enum, say) still
+		// shows its type; a referenced object or array does not.
+		if dm, ok := d.(map[string]any); ok {
+			if t := typeName(dm["type"]); t != "" && t != "object" && t != "array" && dm["properties"] == nil {
+				return shapeOf(dm, defs, depth)
+			}
+		}
+		return "..."
+	}
+	// Scalars always show their type; only nested objects and arrays stop
+	// at the depth limit.
+	if t := typeName(m["type"]); depth < 0 && (t == "object" || t == "array" || m["properties"] != nil || m["items"] != nil) {
+		return "..."
 	}
 	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
 		if alts, ok := m[k].([]any); ok && len(alts) > 0 {

@@ -105,3 +105,18 @@ func mustMap(b []byte) map[string]any {
 	_ = json.Unmarshal(b, &m)
 	return m
 }
+
+// TestResultShapeKeepsScalarTypesAtDepth: a list of objects shows its
+// items' field types; only nested objects past the depth limit read "...".
+func TestResultShapeKeepsScalarTypesAtDepth(t *testing.T) {
+	out := mustMap([]byte(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{
+		"id":{"type":"integer"},"state":{"$ref":"#/$defs/state"},
+		"owner":{"type":"object","properties":{"login":{"type":"object","properties":{"x":{"type":"string"}}}}}}}}},
+		"$defs":{"state":{"type":"string","enum":["open","closed"]}}}`))
+	defs := out["$defs"].(map[string]any)
+	got, _ := json.Marshal(shapeOf(out, defs, 3))
+	want := `{"items":[{"id":"integer","owner":{"login":"..."},"state":"string"}]}`
+	if string(got) != want {
+		t.Fatalf("shape = %s, want %s", got, want)
+	}
+}
