@@ -66,7 +66,7 @@ type tuning struct {
 	k1                                             float64
 	w, b                                           [numFields]float64
 	syn, verb, corr, vboost, stem, bigram, idBoost float32
-	ns, resMismatch, resMiss, prf                  float32
+	ns, resMismatch, resMiss, prf, sumBoost        float32
 	prfMinCov, compound                            float32
 	prfDocs, prfTerms, prfMinGroups                int
 }
@@ -75,7 +75,7 @@ func defaultTuning() tuning {
 	return tuning{
 		k1: bm25K1, w: fieldWeights, b: fieldB,
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
-		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss,
+		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
 	}
 }
@@ -114,6 +114,10 @@ type index struct {
 	// of its resource (last namespace segment) and name, as terms.
 	idStart []uint32
 	idTerm  []uint32
+	// sumTerms of operation d are sumTerm[sumStart[d]:sumStart[d+1]]: the
+	// content words of its summary, as terms (for summaryBoost).
+	sumStart []uint32
+	sumTerm  []uint32
 	// resTerms of operation d are resTerm[resStart[d]:resStart[d+1]]: the
 	// words of its resource, the id segment before the name ("tickets"
 	// in helpdesk.tickets.list) and the last literal segment of its HTTP
@@ -502,10 +506,12 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	idTerms := make([][]uint32, len(cs))
 	ix.resStart = make([]uint32, n+1)
 	resTerms := make([][]uint32, len(cs))
+	ix.sumStart = make([]uint32, n+1)
+	sumTerms := make([][]uint32, len(cs))
 	parallel(cs, func(c, lo, hi int) {
 		remap := remaps[c]
 		df := make([]uint32, nt)
-		var ids, res []uint32
+		var ids, res, sums []uint32
 		wbuf := make([]byte, 0, 64)
 		for d := lo; d < hi; d++ {
 			es := docTerms[d]
@@ -549,10 +555,22 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, addRes)
 			}
 			ix.resStart[d+1] = uint32(len(res) - start)
+			start = len(sums)
+			wbuf = splitBytesBuf(ops[d].Summary, wbuf, func(wb []byte) {
+				w := string(wb)
+				if isStopWord(w) || isNumber(w) {
+					return
+				}
+				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(sums[start:], t) {
+					sums = append(sums, t)
+				}
+			})
+			ix.sumStart[d+1] = uint32(len(sums) - start)
 		}
 		dfs[c] = df
 		idTerms[c] = ids
 		resTerms[c] = res
+		sumTerms[c] = sums
 	})
 	df := dfs[0]
 	for _, o := range dfs[1:] {
@@ -568,6 +586,10 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 		ix.resStart[d+1] += ix.resStart[d]
 	}
 	ix.resTerm = slices.Concat(resTerms...)
+	for d := range n {
+		ix.sumStart[d+1] += ix.sumStart[d]
+	}
+	ix.sumTerm = slices.Concat(sumTerms...)
 	ix.isRes = make([]bool, nt)
 	for _, t := range ix.resTerm {
 		ix.isRes[t] = true

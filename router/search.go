@@ -53,6 +53,11 @@ const (
 	// resourceMiss multiplies by 1 - resourceMiss the score of an
 	// operation that agrees with none of the resources the query names.
 	resourceMiss = 0.2
+	// summaryBoost multiplies an operation's score by 1 + summaryBoost·c²,
+	// where c is the share of its summary's content words the query says.
+	// A short summary the query states in full ("Get a repository") is
+	// the operation meant, over longer ones that merely contain the words.
+	summaryBoost = 0.3
 )
 
 // variant is one term a query word is searched as.
@@ -475,6 +480,19 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 		if miss > 0 && !r.agreesAny(groups, d) {
 			s *= 1 - miss
+		}
+		if sb := r.tu.sumBoost; sb > 0 {
+			lo, hi := ix.sumStart[d], ix.sumStart[d+1]
+			if hi > lo {
+				got := 0
+				for _, t := range ix.sumTerm[lo:hi] {
+					if slices.Contains(qterms, t) {
+						got++
+					}
+				}
+				c := float32(got) / float32(hi-lo)
+				s *= 1 + sb*c*c
+			}
 		}
 		acc[d] = s
 	}

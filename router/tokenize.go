@@ -50,7 +50,7 @@ func splitWordsParts(s string, parts bool, fn func(w string)) {
 				flush()
 			case unicode.IsUpper(prev) && unicode.IsUpper(r):
 				// "HTTPServer": break before the S when a lower-case letter follows.
-				if i < len(s) {
+				if i < len(s) && !acronymPlural(s, i) {
 					next, _ := utf8.DecodeRuneInString(s[i:])
 					if unicode.IsLower(next) {
 						flush()
@@ -94,7 +94,7 @@ func splitBytesBuf(s string, word []byte, fn func(w []byte)) []byte {
 				emitWord(word, fn)
 				word = word[:0]
 			case unicode.IsUpper(prev) && unicode.IsUpper(r):
-				if i < len(s) {
+				if i < len(s) && !acronymPlural(s, i) {
 					next, _ := utf8.DecodeRuneInString(s[i:])
 					if unicode.IsLower(next) {
 						emitWord(word, fn)
@@ -116,6 +116,20 @@ func splitBytesBuf(s string, word []byte, fn func(w []byte)) []byte {
 	}
 	emitWord(word, fn)
 	return word
+}
+
+// acronymPlural reports whether s[i:] starts with a lone "s" that ends the
+// word: the plural of an acronym ("PRs", "URLs", "IDs"), which belongs to
+// the acronym rather than starting a word of its own.
+func acronymPlural(s string, i int) bool {
+	if i >= len(s) || s[i] != 's' {
+		return false
+	}
+	if i+1 == len(s) {
+		return true
+	}
+	next, _ := utf8.DecodeRuneInString(s[i+1:])
+	return !unicode.IsLetter(next) || unicode.IsUpper(next)
 }
 
 // isLetterOrDigit is unicode.IsLetter || unicode.IsDigit, fast for ASCII.

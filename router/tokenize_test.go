@@ -3,6 +3,7 @@ package router
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +61,30 @@ func TestBuildDeterministic(t *testing.T) {
 			if ra.Candidates[i].Op.ID != rb.Candidates[i].Op.ID || ra.Candidates[i].Score != rb.Candidates[i].Score {
 				t.Fatalf("%q: rank %d differs", q, i)
 			}
+		}
+	}
+}
+
+func TestAcronymPlurals(t *testing.T) {
+	for in, want := range map[string]string{
+		"PRs":                "prs",
+		"list open PRs":      "list open prs",
+		"getURLsForIDs":      "get urls for ids",
+		"HTTPServer":         "http server",
+		"APIs and SDKs":      "apis and sdks",
+		"CRLFs,PRsList":      "crlfs prs list",
+		"ListPRsForRepo":     "list prs for repo",
+		"the PRs. Next one.": "the prs next one",
+	} {
+		var got []string
+		splitWordsParts(in, false, func(w string) { got = append(got, w) })
+		if strings.Join(got, " ") != want {
+			t.Errorf("split %q = %q, want %q", in, strings.Join(got, " "), want)
+		}
+		var gotB []string
+		splitBytes(in, func(w []byte) { gotB = append(gotB, string(w)) })
+		if strings.Join(gotB, " ") != strings.Join(got, " ") {
+			t.Errorf("splitBytes %q = %q, splitWords %q", in, gotB, got)
 		}
 	}
 }
