@@ -235,11 +235,18 @@ func (s *Server) describeDefs(op *operations.Operation, in Input) *Envelope {
 	info := s.info(op)
 	out := map[string]json.RawMessage{}
 	var unknown []string
+	size := 0
+	var queue []string
 	for _, name := range p.Defs {
-		if d, ok := info.defs[name]; ok {
-			out[name] = d
-		} else {
+		d, ok := info.defs[name]
+		if !ok {
 			unknown = append(unknown, name)
+			continue
+		}
+		if _, dup := out[name]; !dup {
+			out[name] = d
+			size += len(d)
+			queue = append(queue, name)
 		}
 	}
 	if len(unknown) > 0 {
@@ -247,7 +254,80 @@ func (s *Server) describeDefs(op *operations.Operation, in Input) *Envelope {
 			map[string]any{"elided_defs": orEmpty(info.elided)},
 			&Remedy{Tool: ToolDescribe, Action: op.ID, Fix: "ask for names listed in the descriptor's elided_defs"})
 	}
-	return success(map[string]any{"id": op.ID, "defs": out}, Step{Tool: s.verbFor(op), Action: op.ID, Why: "run it"})
+	// Definitions the requested ones refer to come along while they fit the
+	// descriptor budget; the rest are named, so every reference resolves
+	// or can be fetched.
+	var more []string
+	seen := map[string]bool{}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		for _, ref := range defRefs(out[name]) {
+			if _, have := out[ref]; have || seen[ref] {
+				continue
+			}
+			seen[ref] = true
+			d, ok := info.defs[ref]
+			if !ok {
+				continue
+			}
+			if size+len(d) <= descriptorBudgetBytes {
+				out[ref] = d
+				size += len(d)
+				queue = append(queue, ref)
+			} else {
+				more = append(more, ref)
+			}
+		}
+	}
+	data := map[string]any{"id": op.ID, "defs": out}
+	steps := []Step{{Tool: s.verbFor(op), Action: op.ID, Why: "run it"}}
+	if len(more) > 0 {
+		sort.Strings(more)
+		data["elided_defs"] = more
+		steps = append(steps, Step{Tool: ToolDescribe, Action: op.ID, Params: map[string]any{"defs": more[:min(len(more), 3)]},
+			Why: "these definitions referred to above did not fit; fetch the ones you need (names in elided_defs)"})
+	}
+	return success(data, steps...)
+}
+
+// defRefs lists the local $defs names a schema refers to, in order of
+// first appearance.
+func defRefs(raw json.RawMessage) []string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if ref, ok := x["$ref"].(string); ok {
+				for _, prefix := range []string{"#/$defs/", "#/definitions/"} {
+					if name, ok := strings.CutPrefix(ref, prefix); ok && !seen[name] {
+						seen[name] = true
+						out = append(out, name)
+					}
+				}
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k])
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out
 }
 
 // readOnlyWarning goes on find results for an intent that asks to change

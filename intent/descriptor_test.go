@@ -78,6 +78,27 @@ func TestLongDescriptorsStayWithinBudget(t *testing.T) {
 	if !got.OK || defs[elided[0].(string)] == nil {
 		t.Fatalf("describe defs: %s", got.JSON())
 	}
+	// A definition's own references come along while they fit, and the
+	// rest are named: every reference resolves or can be fetched.
+	got = call(t, s, "describe", `{"action":"rules.set","params":{"defs":["rule"]}}`)
+	gd := data(t, got)
+	defs, _ = gd["defs"].(map[string]any)
+	more, _ := gd["elided_defs"].([]any)
+	if len(defs) < 2 || len(more) == 0 || len(got.NextSteps) < 2 {
+		t.Fatalf("want some referenced definitions included and the rest named: %s", got.JSON())
+	}
+	named := map[string]bool{}
+	for _, m := range more {
+		named[m.(string)] = true
+	}
+	for name, d := range defs {
+		b, _ := json.Marshal(d)
+		for _, ref := range defRefs(b) {
+			if defs[ref] == nil && !named[ref] {
+				t.Errorf("%s refers to %s, neither included nor named", name, ref)
+			}
+		}
+	}
 	if bad := call(t, s, "describe", `{"action":"rules.set","params":{"defs":["nope"]}}`); bad.Code != CodeInvalidParams {
 		t.Fatalf("unknown def: %s", bad.JSON())
 	}
