@@ -317,9 +317,6 @@ func uniq(s []string) []string {
 // checkNetwork, with --check-network, sends one HEAD request to each
 // source's base URL: any HTTP answer (even 404) means it is reachable.
 func checkNetwork(ctx context.Context, env *doctorEnv) []finding {
-	if !env.network {
-		return []finding{{Status: statusSkip, Detail: "base URLs not probed; --check-network allows it"}}
-	}
 	if env.srv == nil {
 		return skipped()
 	}
@@ -329,6 +326,23 @@ func checkNetwork(ctx context.Context, env *doctorEnv) []finding {
 	specs, cats, err := sourceCatalogs(ctx, env)
 	if err != nil {
 		return []finding{{Status: statusFail, Detail: err.Error()}}
+	}
+	if !env.network {
+		// Without probing, still check that every source has somewhere to
+		// send requests: an absolute http(s) base URL.
+		var out []finding
+		for i, sp := range specs {
+			base := sp.BaseURL
+			if base == "" && len(cats[i].Servers) > 0 {
+				base = cats[i].Servers[0]
+			}
+			switch {
+			case sp.Mock:
+			case !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://"):
+				out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: no absolute base URL (spec servers: %q); pass --base-url or set base_url", sp.Name, base)})
+			}
+		}
+		return append(out, finding{Status: statusSkip, Detail: "base URLs not probed; --check-network allows it"})
 	}
 	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	var out []finding

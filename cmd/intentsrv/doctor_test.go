@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -123,5 +124,26 @@ func TestDoctorAuthAndNetwork(t *testing.T) {
 	code, out, _ := runIntentsrv(t, append([]string{"doctor", "--openapi", spec, "--base-url", closedURL, "--check-network"}, cache...)...)
 	if code != exitFail || !strings.Contains(out, "fail  network") {
 		t.Fatalf("an unreachable base URL should fail (exit %d):\n%s", code, out)
+	}
+}
+
+// TestDoctorRelativeServer: a spec whose only server is relative has
+// nowhere to send requests; doctor says so without touching the network.
+func TestDoctorRelativeServer(t *testing.T) {
+	spec, err := os.ReadFile("../../testdata/openapi/tracker.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := strings.Replace(string(spec), "https://tracker.example/api/v1", "/api/v1", 1)
+	path := filepath.Join(t.TempDir(), "tracker.yaml")
+	if err := os.WriteFile(path, []byte(rel), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runIntentsrv(t, "doctor", "--openapi", "tracker="+path, "--openapi-cache", "off")
+	if code != exitFail || !strings.Contains(out, "fail  network  tracker: no absolute base URL") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if code, out, _ := runIntentsrv(t, "doctor", "--openapi", "tracker="+path, "--openapi-cache", "off", "--base-url", "http://127.0.0.1:9"); strings.Contains(out, "no absolute base URL") {
+		t.Fatalf("--base-url should satisfy the check (exit %d):\n%s", code, out)
 	}
 }
