@@ -124,6 +124,7 @@ var verbExpansions = map[verbClass][]string{
 var defaultSynonyms = map[string][]string{
 	"issue":         {"ticket"},
 	"pr":            {"pull request", "pull"},
+	"prs":           {"pull requests", "pulls"},
 	"repo":          {"repository"},
 	"org":           {"organization", "organisation"},
 	"ci":            {"workflow run", "pipeline", "build"},

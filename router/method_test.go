@@ -54,3 +54,37 @@ func TestResultVerbAndHiddenWrites(t *testing.T) {
 		t.Errorf("show ticket 4 (read-only): no_match")
 	}
 }
+
+// TestSummaryStatedInFull: GitHub-shaped operations where the short
+// summary the query states in full must beat longer summaries that only
+// contain its words, and an acronym plural ("PRs") must reach pull
+// requests.
+func TestSummaryStatedInFull(t *testing.T) {
+	mk := func(id, summary, method, path string) *operations.Operation {
+		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: summary, Kind: operations.KindRead,
+			HTTP: &operations.HTTPBinding{Method: method, Path: path}}
+	}
+	ops := []*operations.Operation{
+		mk("gh.repos.get", "Get a repository", "GET", "/repos/{owner}/{repo}"),
+		mk("gh.security_advisories.get_repository_advisory", "Get a repository security advisory", "GET", "/repos/{owner}/{repo}/security-advisories/{ghsa_id}"),
+		mk("gh.repos.get_repository_values", "Get all custom property values for a repository", "GET", "/repos/{owner}/{repo}/properties/values"),
+		mk("gh.pulls.list", "List pull requests", "GET", "/repos/{owner}/{repo}/pulls"),
+		mk("gh.pull_request_stacks.list", "List pull request stacks", "GET", "/repos/{owner}/{repo}/pull-stacks"),
+		mk("gh.issues.list_for_repo", "List repository issues", "GET", "/repos/{owner}/{repo}/issues"),
+	}
+	r := New(ops, Options{})
+	for q, want := range map[string]string{
+		"get a repository":              "gh.repos.get",
+		"list pull requests for a repo": "gh.pulls.list",
+		"list the PRs of a repo":        "gh.pulls.list",
+	} {
+		res := r.Search(q, Filter{}, 3)
+		if len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
+			var got []string
+			for _, c := range res.Candidates {
+				got = append(got, c.Op.ID)
+			}
+			t.Errorf("%q ranked %v, want %s first", q, got, want)
+		}
+	}
+}
