@@ -37,8 +37,9 @@ type BindOptions struct {
 	// Mock answers from the spec's examples and schemas without network.
 	Mock bool
 	// Client sends requests; nil means a client that refuses redirects to
-	// another host or scheme. A custom client's redirect policy is
-	// wrapped with the same refusal.
+	// another host or scheme, except an upgrade from http to https on the
+	// same host. A custom client's redirect policy is wrapped with the same
+	// refusal.
 	Client *http.Client
 	// Timeout bounds one call (DefaultTimeout when zero).
 	Timeout time.Duration
@@ -106,9 +107,12 @@ func newExecutor(c *Catalog, opts BindOptions) *executor {
 	cl := *base
 	inner := base.CheckRedirect
 	cl.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		first := via[0].URL
-		if req.URL.Host != first.Host || req.URL.Scheme != first.Scheme {
-			return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host}
+		// Judged against the first request (the host the call was for)
+		// and the previous hop (no step back from https to http).
+		for _, from := range []*url.URL{via[0].URL, via[len(via)-1].URL} {
+			if ok, downgrade := redirectAllowed(from, req.URL); !ok {
+				return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host, downgrade: downgrade}
+			}
 		}
 		if len(via) >= 5 {
 			return errors.New("stopped after 5 redirects")
@@ -125,9 +129,51 @@ func newExecutor(c *Catalog, opts BindOptions) *executor {
 	return x
 }
 
-type redirectError struct{ to string }
+// redirectAllowed reports whether a request to from may follow a redirect
+// to to: the same host and scheme (default ports spelled or not), or the
+// same host upgraded from http to https (port 80 to 443, or the same
+// port). downgrade reports a refusal for going from https to http.
+func redirectAllowed(from, to *url.URL) (ok, downgrade bool) {
+	fs, ts := strings.ToLower(from.Scheme), strings.ToLower(to.Scheme)
+	if fs == "https" && ts == "http" {
+		return false, true
+	}
+	if !strings.EqualFold(from.Hostname(), to.Hostname()) {
+		return false, false
+	}
+	fp, tp := effectivePort(from), effectivePort(to)
+	switch {
+	case fs == ts:
+		return fp == tp, false
+	case fs == "http" && ts == "https":
+		return fp == tp || fp == "80" && tp == "443", false
+	}
+	return false, false
+}
+
+// effectivePort is u's port, or its scheme's default.
+func effectivePort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
+}
+
+type redirectError struct {
+	to        string
+	downgrade bool
+}
 
 func (e *redirectError) Error() string {
+	if e.downgrade {
+		return "redirect from https to plain http refused (" + e.to + ")"
+	}
 	return "redirect to another host refused (" + e.to + ")"
 }
 
@@ -685,7 +731,11 @@ func (x *executor) transportError(ctx context.Context, r *request, err error) er
 	var re *redirectError
 	switch {
 	case errors.As(err, &re):
-		return &operations.Error{Code: "upstream_error", Message: x.redact(re.Error()), Fix: "the upstream answered with a redirect to another host; check the base URL"}
+		fix := "the upstream answered with a redirect to another host; check the base URL"
+		if re.downgrade {
+			fix = "the upstream redirected from https to plain http, which would expose the request; check the base URL"
+		}
+		return &operations.Error{Code: "upstream_error", Message: x.redact(re.Error()), Fix: fix}
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 		return &operations.Error{Code: "timeout", Message: fmt.Sprintf("the upstream did not answer within %s", x.opts.Timeout), Fix: "retry later, or ask for less"}
 	case errors.Is(err, context.Canceled):

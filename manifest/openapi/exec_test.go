@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -316,6 +319,69 @@ func TestTransportLimits(t *testing.T) {
 			t.Fatalf("out %s err %v", out, err)
 		}
 	})
+	t.Run("upgrade to https on the same host followed", func(t *testing.T) {
+		var mu sync.Mutex
+		var auth string
+		secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			auth = r.Header.Get("Authorization")
+			mu.Unlock()
+			io.WriteString(w, `{"secure":true}`)
+		}))
+		defer secure.Close()
+		plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "https://127.0.0.1"+r.URL.Path, http.StatusMovedPermanently)
+		}))
+		defer plain.Close()
+		reg, _ := trackerOps(t, "http://127.0.0.1", BindOptions{Client: defaultPortsClient(secure, plain)})
+		out, err := call(t, reg, "tracker.projects.get", `{"projectId":"prj_1"}`)
+		if err != nil || !strings.Contains(string(out), "secure") {
+			t.Fatalf("out %s err %v", out, err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if auth != "Bearer "+testToken {
+			t.Errorf("the https request carried Authorization %q, want the bearer token", auth)
+		}
+	})
+	t.Run("downgrade to http refused", func(t *testing.T) {
+		var mu sync.Mutex
+		hits := 0
+		plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			hits++
+			mu.Unlock()
+			io.WriteString(w, `{"leaked":true}`)
+		}))
+		defer plain.Close()
+		secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://127.0.0.1"+r.URL.Path, http.StatusFound)
+		}))
+		defer secure.Close()
+		reg, _ := trackerOps(t, "https://127.0.0.1", BindOptions{Client: defaultPortsClient(secure, plain)})
+		_, err := call(t, reg, "tracker.projects.get", `{"projectId":"prj_1"}`)
+		var e *operations.Error
+		if !errors.As(err, &e) || e.Code != "upstream_error" || !strings.Contains(e.Message, "plain http") {
+			t.Fatalf("err = %v", err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if hits != 0 {
+			t.Error("the plain http server was reached")
+		}
+	})
+	t.Run("upgrade to https on another host refused", func(t *testing.T) {
+		plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "https://localhost"+r.URL.Path, http.StatusFound)
+		}))
+		defer plain.Close()
+		reg, _ := trackerOps(t, plain.URL, BindOptions{})
+		_, err := call(t, reg, "tracker.projects.get", `{"projectId":"prj_1"}`)
+		var e *operations.Error
+		if !errors.As(err, &e) || e.Code != "upstream_error" || !strings.Contains(e.Message, "another host") {
+			t.Fatalf("err = %v", err)
+		}
+	})
 	t.Run("response too large", func(t *testing.T) {
 		srv := httptest.NewServer(&recorder{reply: `"` + strings.Repeat("a", 5000) + `"`})
 		defer srv.Close()
@@ -362,6 +428,53 @@ func TestTransportLimits(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+}
+
+// defaultPortsClient trusts secure's certificate and sends connections for
+// 127.0.0.1's default ports to the test servers: https (443) to secure,
+// http (80) to plain. Any other address is refused.
+func defaultPortsClient(secure, plain *httptest.Server) *http.Client {
+	tr := secure.Client().Transport.(*http.Transport).Clone()
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		switch addr {
+		case "127.0.0.1:443":
+			return d.DialContext(ctx, network, secure.Listener.Addr().String())
+		case "127.0.0.1:80":
+			return d.DialContext(ctx, network, plain.Listener.Addr().String())
+		}
+		return nil, fmt.Errorf("test dialer: %s refused", addr)
+	}
+	return &http.Client{Transport: tr}
+}
+
+func TestRedirectAllowed(t *testing.T) {
+	tests := []struct {
+		from, to      string
+		ok, downgrade bool
+	}{
+		{"http://api.example/v1", "http://api.example/v2", true, false},
+		{"https://api.example/v1", "https://API.example:443/v2", true, false},
+		{"http://api.example/v1", "https://api.example/v1", true, false},
+		{"http://api.example:80/v1", "https://api.example/v1", true, false},
+		{"http://api.example:8443/v1", "https://api.example:8443/v1", true, false},
+		{"http://api.example:8080/v1", "https://api.example:8443/v1", false, false},
+		{"http://api.example/v1", "https://api.example:8443/v1", false, false},
+		{"http://api.example/v1", "https://evil.example/v1", false, false},
+		{"http://api.example/v1", "http://evil.example/v1", false, false},
+		{"http://api.example/v1", "http://api.example:8080/v1", false, false},
+		{"https://api.example/v1", "http://api.example/v1", false, true},
+		{"https://api.example/v1", "http://evil.example/v1", false, true},
+		{"http://api.example/v1", "ftp://api.example/v1", false, false},
+	}
+	for _, tc := range tests {
+		from, _ := url.Parse(tc.from)
+		to, _ := url.Parse(tc.to)
+		ok, down := redirectAllowed(from, to)
+		if ok != tc.ok || down != tc.downgrade {
+			t.Errorf("%s -> %s: allowed %v downgrade %v, want %v %v", tc.from, tc.to, ok, down, tc.ok, tc.downgrade)
+		}
+	}
 }
 
 func TestQueryStyles(t *testing.T) {

@@ -14,9 +14,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/intentsrv/intentsrv/manifest/sanitize"
 	"github.com/intentsrv/intentsrv/operations"
+	"golang.org/x/text/unicode/norm"
 )
 
 // ParseOptions tunes Parse. The zero value uses the defaults.
@@ -818,11 +820,13 @@ func (p *parser) idParts(operationID, method, path string, tags []string) (strin
 	return strings.Join(nsParts, "."), segment(name)
 }
 
-// segment turns free text into one id segment: camelCase split with "_",
-// lower case, every run of other characters one "_".
+// segment turns free text into one id segment: Latin letters with
+// diacritics folded to ASCII, camelCase split with "_" (an acronym's
+// plural "s" stays with it: "URLsForIDs" is urls_for_ids), lower case,
+// every run of other characters one "_".
 func segment(s string) string {
 	var b strings.Builder
-	runes := []rune(s)
+	runes := []rune(foldLatin(s))
 	under := true
 	for i, r := range runes {
 		switch {
@@ -830,7 +834,7 @@ func segment(s string) string {
 			if unicode.IsUpper(r) && i > 0 && !under {
 				prev := runes[i-1]
 				nextLower := i+1 < len(runes) && unicode.IsLower(runes[i+1])
-				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower && !acronymPlural(runes, i+1)) {
 					b.WriteByte('_')
 				}
 			}
@@ -848,6 +852,71 @@ func segment(s string) string {
 		return "x"
 	}
 	return out
+}
+
+// acronymPlural reports whether runes[i] is a lone "s" ending a word: the
+// plural of the acronym before it ("URLs", "IDs", "PRs").
+func acronymPlural(runes []rune, i int) bool {
+	if i >= len(runes) || runes[i] != 's' {
+		return false
+	}
+	if i+1 == len(runes) {
+		return true
+	}
+	next := runes[i+1]
+	return !unicode.IsLetter(next) || unicode.IsUpper(next)
+}
+
+// latinFolds are letters that do not decompose into an ASCII letter and a
+// diacritic.
+var latinFolds = map[rune]string{
+	'ß': "ss", 'ẞ': "SS", 'æ': "ae", 'Æ': "AE", 'œ': "oe", 'Œ': "OE",
+	'ø': "o", 'Ø': "O", 'đ': "d", 'Đ': "D", 'ð': "d", 'Ð': "D",
+	'ł': "l", 'Ł': "L", 'þ': "th", 'Þ': "TH", 'ı': "i", 'ħ': "h", 'Ħ': "H",
+	'ŀ': "l", 'Ŀ': "L", 'ŧ': "t", 'Ŧ': "T", 'ĸ': "k", 'ſ': "s",
+}
+
+// foldLatin transliterates Latin letters with diacritics to ASCII ("Ü" to
+// "U", "ß" to "ss"); other characters are left as they are.
+func foldLatin(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	runes := []rune(s)
+	for i, r := range runes {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+			continue
+		}
+		if f, ok := latinFolds[r]; ok {
+			if len(f) > 1 && unicode.IsUpper(r) && i+1 < len(runes) && unicode.IsLower(runes[i+1]) {
+				// "Æro" reads "Aero", not the camelCase "A" "ero".
+				f = f[:1] + strings.ToLower(f[1:])
+			}
+			b.WriteString(f)
+			continue
+		}
+		if unicode.Is(unicode.Latin, r) {
+			// A precomposed letter: keep its base letter, drop the marks.
+			if d := []rune(norm.NFD.String(string(r))); len(d) > 0 && d[0] < utf8.RuneSelf && unicode.IsLetter(d[0]) {
+				b.WriteRune(d[0])
+				continue
+			}
+		}
+		if unicode.Is(unicode.Mn, r) {
+			continue // a combining mark after a base letter
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // assignIDs builds ids from idParts, qualifies collisions on every side,

@@ -174,7 +174,11 @@ func TestIDs(t *testing.T) {
 		{"camel with tag", "listPets", "GET", "/pets", []string{"Pet Store"}, "pet_store", "list_pets"},
 		{"camel no tag", "getHTTPStatus", "GET", "/v1/status", nil, "v1", "get_http_status"},
 		{"no operationId", "", "GET", "/pets/{petId}/toys", []string{"pets"}, "pets", "get_pets_pet_id_toys"},
-		{"symbols", "Ünïcode!!op", "POST", "/x", nil, "x", "n_code_op"},
+		{"symbols", "Ünïcode!!op", "POST", "/x", nil, "x", "unicode_op"},
+		{"acronym plurals", "HTTPServerGetURLsForIDs", "GET", "/servers", nil, "servers", "http_server_get_urls_for_ids"},
+		{"acronym plural then digit", "listPRs2", "GET", "/prs", nil, "prs", "list_prs2"},
+		{"diacritics in path", "", "GET", "/Ünïcode/{x}", nil, "unicode", "get_unicode_x"},
+		{"diacritics in tag", "", "GET", "/a", []string{"Café Straße"}, "cafe_strasse", "get_a"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -187,6 +191,40 @@ func TestIDs(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+func TestSegment(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"HTTPServerGetURLsForIDs", "http_server_get_urls_for_ids"},
+		{"getURLs", "get_urls"},
+		{"listPRs", "list_prs"},
+		{"APIs", "apis"},
+		{"IDs-and-URLs", "ids_and_urls"},
+		{"URLsV2", "urls_v2"},
+		{"HTTPServer", "http_server"},
+		{"HTTPSession", "http_session"},
+		{"getHTTPStatus", "get_http_status"},
+		{"ASingleThing", "a_single_thing"},
+		{"listPets", "list_pets"},
+		{"Ünïcode", "unicode"},
+		{"/Ünïcode/{x}", "unicode_x"},
+		{"Straße", "strasse"},
+		{"Ærø", "aero"},
+		{"Crème brûlée", "creme_brulee"},
+		{"Łódź", "lodz"},
+		{"ÉtatCivil", "etat_civil"},
+		{"U\u0308ni\u0308code", "unicode"}, // decomposed: letters followed by combining marks
+		{"ÆRØ", "aero"},
+		{"ÞórGetIDs", "thor_get_ids"},
+		{"naïve用户list", "naive_list"},
+		{"用户", "x"},
+		{"", "x"},
+	}
+	for _, tc := range tests {
+		if got := segment(tc.in); got != tc.want {
+			t.Errorf("segment(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 
