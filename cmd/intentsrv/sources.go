@@ -80,9 +80,21 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	// A global overlay's rule is a typo only if it matched no operation of
+	// any source, so its reports are gathered across sources.
+	reports := make([][]overlay.Report, len(overlays))
 	for _, src := range specs {
-		if err := loadOpenAPI(ctx, reg, log, src, overlays, cacheDir, s.mock, s.timeout, getenv); err != nil {
+		reps, err := loadOpenAPI(ctx, reg, log, src, overlays, cacheDir, s.mock, s.timeout, getenv)
+		if err != nil {
 			return true, err
+		}
+		for i, r := range reps {
+			reports[i] = append(reports[i], r)
+		}
+	}
+	for i, reps := range reports {
+		for _, m := range overlay.Unmatched(reps) {
+			log.Warn("overlay rule matched no operation", "overlay", globalOverlays[i], "match", m)
 		}
 	}
 	return true, nil
@@ -172,11 +184,14 @@ func (s *sourceFlags) sources() ([]sourceSpec, []string, error) {
 	return specs, overlays, nil
 }
 
-func loadOpenAPI(ctx context.Context, reg *operations.Registry, log *slog.Logger, src sourceSpec, global []*overlay.Overlay, cacheDir string, mock bool, timeout time.Duration, getenv func(string) string) error {
+// loadOpenAPI registers one source's operations, with its own overlay and
+// then the global ones applied. It returns the global overlays' reports, in
+// order; the caller reports their unmatched rules over all sources.
+func loadOpenAPI(ctx context.Context, reg *operations.Registry, log *slog.Logger, src sourceSpec, global []*overlay.Overlay, cacheDir string, mock bool, timeout time.Duration, getenv func(string) string) ([]overlay.Report, error) {
 	start := time.Now()
 	cat, err := openapi.Load(ctx, openapi.LoadOptions{Name: src.Name, Location: src.OpenAPI, CacheDir: cacheDir, Logger: log})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	env := src.authEnv()
 	if src.Timeout > 0 {
@@ -196,23 +211,27 @@ func loadOpenAPI(ctx context.Context, reg *operations.Registry, log *slog.Logger
 	if src.Overlay != "" {
 		o, err := overlay.Load(src.Overlay)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		global = append([]*overlay.Overlay{o}, global...)
-	}
-	for _, o := range global {
 		var rep overlay.Report
 		ops, rep, err = o.Apply(ops)
 		if err != nil {
-			return fmt.Errorf("source %q: %w", src.Name, err)
+			return nil, fmt.Errorf("source %q: %w", src.Name, err)
 		}
 		for _, m := range rep.Unmatched {
-			log.Warn("overlay rule matched no operation", "source", src.Name, "match", m)
+			log.Warn("overlay rule matched no operation", "source", src.Name, "overlay", src.Overlay, "match", m)
+		}
+	}
+	reports := make([]overlay.Report, len(global))
+	for i, o := range global {
+		ops, reports[i], err = o.Apply(ops)
+		if err != nil {
+			return nil, fmt.Errorf("source %q: %w", src.Name, err)
 		}
 	}
 	registered, failed := registerAll(reg, cat, ops, log)
 	if registered == 0 && len(ops) > 0 {
-		return fmt.Errorf("source %q: none of its %d operations could be registered", src.Name, len(ops))
+		return nil, fmt.Errorf("source %q: none of its %d operations could be registered", src.Name, len(ops))
 	}
 	for ns, blurb := range cat.Blurbs {
 		reg.SetNamespaceBlurb(ns, blurb)
@@ -220,7 +239,7 @@ func loadOpenAPI(ctx context.Context, reg *operations.Registry, log *slog.Logger
 	log.Info("openapi source loaded", "source", src.Name, "spec", cat.SpecVersion, "operations", registered,
 		"filtered_out", total-len(ops), "failed", failed, "warnings", len(cat.Warnings), "mock", mock || src.Mock,
 		"elapsed", time.Since(start).Round(time.Millisecond))
-	return nil
+	return reports, nil
 }
 
 // registerAll registers ops, bound from cat, in bulk: input schemas

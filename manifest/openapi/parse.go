@@ -469,7 +469,11 @@ func (p *parser) paramSchema(b *schemaBuilder, prm map[string]any) any {
 	}
 	if ex, ok := prm["example"]; ok {
 		if _, has := m["examples"]; !has {
-			m["examples"] = []any{ex}
+			// Parameter examples are outside text too: cleaned, or dropped
+			// when hostile, like schema examples.
+			if cleaned := b.examples([]any{ex}); len(cleaned) > 0 {
+				m["examples"] = cleaned
+			}
 		}
 	}
 	return m

@@ -74,20 +74,28 @@ func newSchemaBuilder(p *parser, maxDepth int, input bool) *schemaBuilder {
 // textCache memoises sanitising: big specs repeat the same descriptions
 // across hundreds of operations.
 type textCache struct {
-	mu sync.Mutex
-	m  map[textKey]string
+	mu     sync.Mutex
+	m      map[textKey]string
+	values map[textKey]cleanValue
 }
 
 type textKey struct {
-	s   string
-	max int
+	s     string
+	max   int
+	value bool // sanitize.Value rather than sanitize.Clean
+}
+
+// cleanValue is the memoised sanitize.Value of one string of an example.
+type cleanValue struct {
+	s  string
+	ok bool
 }
 
 func (c *textCache) clean(s string, max int) string {
 	if s == "" {
 		return ""
 	}
-	k := textKey{s, max}
+	k := textKey{s: s, max: max}
 	c.mu.Lock()
 	v, ok := c.m[k]
 	c.mu.Unlock()
@@ -102,6 +110,28 @@ func (c *textCache) clean(s string, max int) string {
 	c.m[k] = v
 	c.mu.Unlock()
 	return v
+}
+
+// value memoises sanitize.Value.
+func (c *textCache) value(s string, max int) (string, bool) {
+	if s == "" {
+		return "", true
+	}
+	k := textKey{s: s, max: max, value: true}
+	c.mu.Lock()
+	v, ok := c.values[k]
+	c.mu.Unlock()
+	if ok {
+		return v.s, v.ok
+	}
+	v.s, v.ok = sanitize.Value(s, max)
+	c.mu.Lock()
+	if c.values == nil {
+		c.values = map[textKey]cleanValue{}
+	}
+	c.values[k] = v
+	c.mu.Unlock()
+	return v.s, v.ok
 }
 
 func (c *textCache) line(s string, max int) string {
@@ -163,6 +193,20 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 	out := make(map[string]any, len(n))
 	for k, v := range n {
 		switch {
+		case k == "enum":
+			if l, ok := v.([]any); ok {
+				if e := b.enumMembers(l); len(e) > 0 {
+					out[k] = e
+				}
+			} else {
+				out[k] = v
+			}
+		case k == "const" || k == "default":
+			if hostile(v) {
+				b.warn("schema %s dropped: it hides text or reads as an instruction to a model", k)
+				continue
+			}
+			out[k] = v
 		case keep[k]:
 			out[k] = v
 		case k == "description" || k == "title":
@@ -184,22 +228,28 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 			}
 		case k == "example":
 			if _, has := n["examples"]; !has && depth <= b.textDepth {
-				out["examples"] = []any{v}
+				if ex := b.examples([]any{v}); len(ex) > 0 {
+					out["examples"] = ex
+				}
 			}
 		case k == "examples":
 			if depth > b.textDepth {
 				continue
 			}
-			if l, ok := v.([]any); ok {
-				out[k] = l
+			var l []any
+			if list, ok := v.([]any); ok {
+				l = list
 			} else if m, ok := v.(map[string]any); ok && len(m) > 0 {
 				// Some 3.0 specs put an OpenAPI examples map here.
 				keys := sortedKeys(m)
 				if ex, ok := m[keys[0]].(map[string]any); ok {
 					if val, ok := ex["value"]; ok {
-						out[k] = []any{val}
+						l = []any{val}
 					}
 				}
+			}
+			if ex := b.examples(l); len(ex) > 0 {
+				out[k] = ex
 			}
 		case k == "exclusiveMinimum" || k == "exclusiveMaximum":
 			if bv, ok := v.(bool); ok {
@@ -295,6 +345,125 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 		}
 	}
 	return out
+}
+
+// Schema values are shown to agents by describe, so they are sanitised
+// like descriptions, with two differences (see sanitize.HostileValue):
+//
+//   - An example is only an illustration. It is shown cleaned (markup,
+//     link targets and invisible characters removed from each string in
+//     it), and dropped whole when any string in it is hostile or when
+//     nothing is left of a string example.
+//   - An enum member, a const and a default are the API's own values: an
+//     agent must send an enum member byte for byte, so one is never
+//     rewritten. A hostile one (markup that hides text, or a sentence that
+//     instructs the model) is dropped with a warning instead: no real API
+//     needs an agent to send "ignore all previous instructions", and
+//     dropping it keeps what describe shows identical to what is validated.
+//     A harmless member with odd characters (" no", "&#10003;", "⬅️") is
+//     kept as it is.
+
+// examples returns the examples of l that may be shown, cleaned.
+func (b *schemaBuilder) examples(l []any) []any {
+	if len(l) == 0 {
+		return nil
+	}
+	out := make([]any, 0, len(l))
+	for _, e := range l {
+		if s, isStr := e.(string); isStr {
+			c, ok := b.texts.value(s, sanitize.SchemaTextMax)
+			if ok && (c != "" || s == "") {
+				out = append(out, c)
+			}
+			continue
+		}
+		if c, ok := b.exampleValue(e, 0); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// exampleValue cleans every string inside one structured example; ok is
+// false when one of them, or a property name, is hostile.
+func (b *schemaBuilder) exampleValue(v any, depth int) (any, bool) {
+	if depth > 64 {
+		return nil, false
+	}
+	switch t := v.(type) {
+	case string:
+		return b.texts.value(t, sanitize.SchemaTextMax)
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			c, ok := b.exampleValue(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out[i] = c
+		}
+		return out, true
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			if sanitize.HostileValue(k) {
+				return nil, false
+			}
+			c, ok := b.exampleValue(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out[k] = c
+		}
+		return out, true
+	}
+	return v, true
+}
+
+// enumMembers returns the members of an enum that may be shown, unchanged.
+func (b *schemaBuilder) enumMembers(l []any) []any {
+	bad := 0
+	for _, e := range l {
+		if hostile(e) {
+			bad++
+		}
+	}
+	if bad == 0 {
+		return l
+	}
+	out := make([]any, 0, len(l)-bad)
+	for _, e := range l {
+		if !hostile(e) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		b.warn("schema enum dropped: every member hides text or reads as an instruction to a model; any value of the type is accepted")
+	} else {
+		b.warn("schema enum: %d member(s) dropped: they hide text or read as instructions to a model", bad)
+	}
+	return out
+}
+
+// hostile reports a value with a hostile string (or property name) in it.
+func hostile(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return sanitize.HostileValue(t)
+	case []any:
+		for _, e := range t {
+			if hostile(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range t {
+			if sanitize.HostileValue(k) || hostile(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readOnly reports whether a property schema (or what it references) is

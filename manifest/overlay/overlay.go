@@ -1,8 +1,9 @@
 // Package overlay applies an operator's corrections to operations from any
 // source (OpenAPI specs, upstream MCP servers): rename, hide, change kind,
 // add aliases, examples and tags, rewrite summaries and descriptions. An
-// overlay is a YAML file of rules; each rule matches operation ids exactly
-// or by glob, and every matching rule applies, in file order.
+// overlay is a YAML list of rules, either at the top level of the file or
+// under a "rules" key; each rule matches operation ids exactly or by glob,
+// and every matching rule applies, in file order.
 //
 //	rules:
 //	  - match: github.repos.delete      # exact id
@@ -16,6 +17,12 @@
 //	    examples:
 //	      - intent: show me golang/go
 //	        params: {owner: golang, repo: go}
+//
+// A file may also be the bare list:
+//
+//	# hide.overlay.yaml
+//	- match: github.repos.delete
+//	  hide: true
 package overlay
 
 import (
@@ -24,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -82,13 +90,24 @@ func Load(path string) (*Overlay, error) {
 	return o, nil
 }
 
-// Parse decodes and checks an overlay. Unknown keys are errors, so a typo
-// does not silently do nothing.
+// Parse decodes and checks an overlay: a list of rules, or a mapping with
+// the list under "rules". Unknown keys are errors, so a typo does not
+// silently do nothing.
 func Parse(data []byte) (*Overlay, error) {
 	var o Overlay
+	// The first pass only finds the document's shape; the second decodes
+	// strictly (a yaml.Node's own Decode cannot refuse unknown keys).
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	var target any = &o
+	if len(doc.Content) > 0 && doc.Content[0].Kind == yaml.SequenceNode {
+		target = &o.Rules
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&o); err != nil && !errors.Is(err, io.EOF) {
+	if err := dec.Decode(target); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("decode: %w", err)
 	}
 	for i, r := range o.Rules {
@@ -126,6 +145,32 @@ type Report struct {
 	Hidden, Renamed, Changed int
 	// Unmatched lists rules that matched no operation (likely typos).
 	Unmatched []string
+}
+
+// Unmatched returns the rules unmatched in every one of reps, the reports
+// of one overlay applied to several sources' operations in turn: a rule of
+// an overlay applied to every source that matches some source's operations
+// is not a typo. Rules are named by their match, in file order.
+func Unmatched(reps []Report) []string {
+	if len(reps) == 0 {
+		return nil
+	}
+	// A rule's match decides alone what it matches, so rules with the same
+	// match are unmatched in the same reports: matches can stand for rules.
+	var out []string
+	for _, m := range reps[0].Unmatched {
+		everywhere := true
+		for _, r := range reps[1:] {
+			if !slices.Contains(r.Unmatched, m) {
+				everywhere = false
+				break
+			}
+		}
+		if everywhere {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Apply returns ops with the overlay applied; ops itself is not modified.

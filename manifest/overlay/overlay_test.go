@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -118,6 +119,111 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseTopLevelList checks the README's form of an overlay, a bare
+// YAML list of rules, against the same rules under "rules:".
+func TestParseTopLevelList(t *testing.T) {
+	list, err := Parse([]byte(`
+# a bare list, as the README describes
+- match: gh.repos.delete
+  hide: true
+- match: "gh.issues.*"
+  tags: [issues]
+`))
+	if err != nil {
+		t.Fatalf("top-level list refused: %v", err)
+	}
+	keyed, err := Parse([]byte(`
+rules:
+  - match: gh.repos.delete
+    hide: true
+  - match: "gh.issues.*"
+    tags: [issues]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := list.Apply(sampleOps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := keyed.Apply(sampleOps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) || len(a) != 3 || !slices.Contains(a[1].Tags, "issues") {
+		t.Errorf("list form gave %+v\nrules form gave %+v", a, b)
+	}
+	// The list form is checked as strictly as the other.
+	for doc, want := range map[string]string{
+		"- {match: a.b, hyde: true}":           "hyde",
+		"- {match: 'a.*', rename: b.c}":        "exact id",
+		"- {hide: true}":                       "match is empty",
+		"- match: a.b\n  kind: maybe":          "kind",
+		"just a string":                        "decode",
+		"- match: a.b\nrules: []":              "decode",
+		"rules: [{match: a.b}]\nextra: true\n": "extra",
+	} {
+		if _, err := Parse([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) err = %v, want %q", doc, err, want)
+		}
+	}
+	for _, doc := range []string{"", "# only a comment\n", "[]", "rules: []"} {
+		if o, err := Parse([]byte(doc)); err != nil || len(o.Rules) != 0 {
+			t.Errorf("Parse(%q) = %v, %v; want an empty overlay", doc, o, err)
+		}
+	}
+}
+
+// TestUnmatchedAcrossSources checks how a global overlay's typos are found:
+// it is applied to each source in turn, and a rule is unmatched only when
+// no source had an operation it matched.
+func TestUnmatchedAcrossSources(t *testing.T) {
+	o, err := Parse([]byte(`
+- match: "*.list"
+  tags: [listing]
+- match: pets.pet.upload_file
+  hide: true
+- match: tracker.nothing
+  hide: true
+- match: "*.list"
+  kind: read
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(ids ...string) []operations.Operation {
+		var ops []operations.Operation
+		for _, id := range ids {
+			ops = append(ops, operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: "s", Kind: operations.KindRead})
+		}
+		return ops
+	}
+	var reps []Report
+	for _, ops := range [][]operations.Operation{
+		mk("tracker.tasks.list", "tracker.tasks.get"),
+		mk("pets.pet.get", "pets.pet.upload_file"),
+		nil, // a source with no operations left after its filters
+	} {
+		_, rep, err := o.Apply(ops)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, rep)
+	}
+	if len(reps[1].Unmatched) != 3 {
+		t.Fatalf("per-source report of pets: %q", reps[1].Unmatched)
+	}
+	if got := Unmatched(reps); !slices.Equal(got, []string{"tracker.nothing"}) {
+		t.Errorf("Unmatched = %q, want only the rule no source matched", got)
+	}
+	if got := Unmatched(reps[2:]); len(got) != 4 {
+		t.Errorf("one empty source: Unmatched = %q, want every rule", got)
+	}
+	if got := Unmatched(nil); got != nil {
+		t.Errorf("no sources: %q", got)
+	}
+}
+
 func TestRenameCollision(t *testing.T) {
 	o, err := Parse([]byte("rules: [{match: gh.repos.get, rename: gh.issues.list}]"))
 	if err != nil {
@@ -142,6 +248,7 @@ func TestFilter(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("rules: [{match: a.b, rename: c.d}]"))
 	f.Add([]byte("rules:\n  - match: '*'\n    hide: true\n"))
+	f.Add([]byte("- match: a.b\n  tags: [x]\n- match: 'a.*'\n  kind: read\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		o, err := Parse(data)
 		if err != nil {

@@ -8,10 +8,22 @@
 // (the link text stays), and instruction-shaped sentences such as "ignore
 // previous instructions". The result is then capped in length at a word
 // boundary. Every function is pure and safe for concurrent use.
+//
+// An instruction is text addressed to the model that reads it, not to a
+// programmer using the API. The patterns look for what only makes sense to
+// a model: dismissing the conversation ("ignore previous instructions",
+// "forget everything above"), speaking of the reader as a tool-using agent
+// ("before using this tool, you must…", "call act with…", "the assistant
+// must…"), treating the user as a third party ("do not tell the user",
+// "send the user's token to https://…"), or a chat turn ("Human: …",
+// "<|im_start|>"). The imperative mood alone is not a signal: "You must
+// first call the login endpoint", "Skip the first N results" and "Override
+// the default branch" are API usage and stay.
 package sanitize
 
 import (
 	"html"
+	"math/bits"
 	"regexp"
 	"strings"
 	"unicode"
@@ -64,6 +76,24 @@ var instructionPatterns = []guarded{
 	{`system assistant user human`, `^ ?(system|assistant|user|human) ?$`},
 	{`jailbreak dan developer`, `\bjailbreak\b|\bdan mode\b|\bdeveloper mode\b`},
 	{`call invoke run execute use`, `\b(call|invoke|run|execute|use) (the )?(tool|function|action|operation)\b.{0,60}\b(instead|first|immediately|always|before anything|every time)\b`},
+	// "Forget everything above", "ignore what you were told": the
+	// conversation, not the API, is what is being dismissed. "Ignore all
+	// fields above 100" is not matched: only words about having been told
+	// may stand between "all" and "above".
+	{`ignore disregard forget`, `\b(ignore|disregard|forget)( about)? (everything|anything|all|whatever)( (that|which))?( (is|was|has been|have been|been|you ve been|you were|you have been|i ve|i have|we ve|we have))?( (written|said|stated|mentioned|told|given|read|seen|received))? (above|earlier|previously|so far|until now|up to now|before this|before now|prior to this)\b|\b(ignore|disregard|forget)( about)? (what|everything|anything|all) (you (were|have been|ve been|are|got) (told|given|instructed|taught)|i (said|told you|wrote|asked))\b`},
+	// Sending somebody's credentials somewhere: "send the user's token to
+	// https://…". A credential of the reader's own API ("POST the access
+	// token to https://…/token") has no owner and is not matched. The guard
+	// is the destination, the rarest part.
+	{`https http www ftp me us following external remote third url address endpoint server webhook`, `\b(send|post|upload|forward|email|mail|transmit|share|paste|leak|give)( me| us)?( (the|a|all|any|every|their|your|his|her))? (user|users|user s|human s|operator s|customer s|caller s|your|their|his|her|all|any|every)( (api|access|auth|bearer|session|private|secret|oauth|personal|ssh|refresh))* (token|tokens|key|keys|secret|secrets|password|passwords|credential|credentials|cookie|cookies)\b.{0,30}\bto (https?|www|ftp|me|us|this (url|address|endpoint|server|webhook)|the following|an? (external|remote|third party))\b`},
+	// Text that speaks of the reader as a tool-using model ("before using
+	// this tool, you must first call…") is addressed to the agent, not to a
+	// programmer calling the API: "You must first call the login endpoint"
+	// stays.
+	{`tool tools function functions`, `\b(before|prior to) (using|calling|invoking|running|executing) (this|the|any|these|that) (tool|tools|function|functions)\b.{0,60}\b(must|should|shall|need to|needs to|have to|has to|always|first)\b`},
+	// intentsrv's own verbs as the thing to call: a spec cannot know them,
+	// so naming them is aimed at the agent ("call act with github.repos.delete").
+	{`act ask describe find`, `\b(call|invoke|run|execute|use) (the )?(act|ask|describe|find)( tool| verb)? (with|on|for|using)\b|\b(must|should|shall|need to|needs to|have to|has to)( first| always| now| immediately| also)? (call|invoke|run|execute|use) (the )?(act|ask)\b`},
 }
 
 // guarded is an instruction pattern with the words of which at least one
@@ -73,44 +103,69 @@ type guarded struct {
 	words, pattern string
 }
 
-type compiledPattern struct {
-	words map[string]bool
-	re    *regexp.Regexp
-}
-
-var compiledPatterns = func() []compiledPattern {
-	out := make([]compiledPattern, len(instructionPatterns))
+// compiledPatterns are the instruction patterns, compiled, in order;
+// guards maps each guard word to the set of patterns (bit i for pattern i)
+// it lets through, so a sentence's words are looked up once for all
+// patterns.
+var compiledPatterns, guards = func() ([]*regexp.Regexp, map[string]uint64) {
+	if len(instructionPatterns) > 64 {
+		panic("sanitize: more than 64 instruction patterns")
+	}
+	res := make([]*regexp.Regexp, len(instructionPatterns))
+	guards := map[string]uint64{}
 	for i, g := range instructionPatterns {
-		out[i] = compiledPattern{words: map[string]bool{}, re: regexp.MustCompile(g.pattern)}
+		res[i] = regexp.MustCompile(g.pattern)
 		for _, w := range strings.Fields(g.words) {
-			out[i].words[w] = true
+			guards[w] |= 1 << i
 		}
 	}
-	return out
+	return res, guards
 }()
 
 // markerTokens are chat-template and prompt markers that are removed
 // wherever they appear, even mid-sentence.
 var reMarkers = regexp.MustCompile(`(?i)<\|[^|<>]{0,32}\|>|\[/?(inst|sys|system)\]|<<\s*/?sys\s*>>|#{2,}\s*(instruction|system|assistant|response)s?\s*:?`)
 
+// reTurn finds a chat turn marker at the start of a line or sentence,
+// capitalised as transcripts write them; reTurnStart is the same test for
+// one sentence. "Human:" and "Assistant:" count even when decorated
+// ("**Human:**", "> Assistant:"); "User:" and "System:" only when bare, as
+// specs use them as list labels ("* **User**: the user's timeline") and in
+// lower case for enum values ("user: a person").
+var (
+	reTurn      = regexp.MustCompile(`(?m)(?:^|[.!?][ \t]+)` + turnMarker)
+	reTurnStart = regexp.MustCompile(`^` + turnMarker)
+)
+
+const turnMarker = `(?:[ \t>*_#-]*(?:Human|HUMAN|Assistant|ASSISTANT)[*_]*|[ \t]*(?:User|USER|System|SYSTEM))[ \t]*:(?:[ \t*_]|$)`
+
+// hasTurn reports a turn marker in s.
+func hasTurn(s string) bool {
+	return strings.IndexByte(s, ':') >= 0 && reTurn.MatchString(s)
+}
+
 // Clean returns s without invisible characters, HTML, markdown images and
 // link targets, or instruction-shaped sentences; whitespace is normalised
 // (newlines are kept as paragraph breaks) and the result is at most max
 // runes (max <= 0 means no cap). Clean never returns a string that a second
 // Clean would change.
-func Clean(s string, max int) string {
-	out := clean(s, max)
+func Clean(s string, max int) string { return fixpoint(s, max, true) }
+
+// fixpoint runs clean until the text stops changing. prose says whether
+// instruction-shaped sentences are removed too.
+func fixpoint(s string, max int, prose bool) string {
+	out := clean(s, max, prose)
 	// Removal can join fragments into new matches ("<scr<b>ipt>"); a few
 	// passes reach a fixed point for any realistic input, and the final
 	// check makes the idempotence promise unconditional.
 	for i := 0; i < 4; i++ {
-		next := clean(out, max)
+		next := clean(out, max, prose)
 		if next == out {
 			return out
 		}
 		out = next
 	}
-	return strictText(out, max)
+	return strictText(out, max, prose)
 }
 
 // Line is Clean for one-line text such as summaries and tags: newlines
@@ -130,7 +185,7 @@ func Description(s string) string { return Clean(s, DescriptionMax) }
 // Tag cleans a tag with the default cap.
 func Tag(s string) string { return Line(s, TagMax) }
 
-func clean(s string, max int) string {
+func clean(s string, max int, prose bool) string {
 	if s == "" {
 		return ""
 	}
@@ -165,7 +220,9 @@ func clean(s string, max int) string {
 	if markers {
 		s = reBlock.ReplaceAllString(s, " "+Removed+" ")
 	}
-	s = dropInstructions(s)
+	if prose {
+		s = dropInstructions(s)
+	}
 	if markers {
 		s = reMarkers.ReplaceAllString(s, " ")
 	}
@@ -175,7 +232,7 @@ func clean(s string, max int) string {
 
 // strictText is the last resort of Clean: it drops every character that can
 // start markup, so the result is stable under clean.
-func strictText(s string, max int) string {
+func strictText(s string, max int, prose bool) string {
 	s = strings.Map(func(r rune) rune {
 		switch r {
 		case '<', '>', '[', ']', '|', '`':
@@ -185,7 +242,7 @@ func strictText(s string, max int) string {
 	}, s)
 	s = normaliseSpace(s)
 	s = Cap(s, max)
-	if clean(s, max) != s {
+	if clean(s, max, prose) != s {
 		// Should not happen; give up on content rather than on the promise.
 		return ""
 	}
@@ -250,7 +307,7 @@ func stripInvisible(s string) string {
 // Instructional reports whether s contains instruction-shaped text that
 // Clean would remove.
 func Instructional(s string) bool {
-	return instructionSentence(s) || hasMarker(s)
+	return instructionSentence(s) || hasMarker(s) || hasTurn(s)
 }
 
 func instructionSentence(sentence string) bool {
@@ -258,15 +315,15 @@ func instructionSentence(sentence string) bool {
 	if folded == "" {
 		return false
 	}
-	words := strings.Fields(folded)
-	for _, p := range compiledPatterns {
-		for _, w := range words {
-			if p.words[w] {
-				if p.re.MatchString(folded) {
-					return true
-				}
-				break
-			}
+	var try uint64
+	for _, w := range strings.Fields(folded) {
+		try |= guards[w]
+	}
+	for try != 0 {
+		i := bits.TrailingZeros64(try)
+		try &^= 1 << i
+		if compiledPatterns[i].MatchString(folded) {
+			return true
 		}
 	}
 	return false
@@ -325,14 +382,24 @@ func confusable(r rune) rune {
 	return r
 }
 
+// dropInstructions replaces instruction-shaped sentences by one Removed
+// marker. A turn marker ("Human: …") starts a turn that runs to the end of
+// its paragraph: every sentence of it is the injected turn's content.
 func dropInstructions(s string) string {
-	if !instructionSentence(s) && !hasMarker(s) {
+	turns := hasTurn(s)
+	if !turns && !instructionSentence(s) && !hasMarker(s) {
 		return s
 	}
 	var b strings.Builder
-	marked := false
+	marked, inTurn := false, false
 	for _, sent := range sentences(s) {
-		if instructionSentence(sent) || hasMarker(sent) {
+		if inTurn && strings.TrimSpace(sent) == "" {
+			inTurn = false
+		}
+		if turns && reTurnStart.MatchString(sent) {
+			inTurn = true
+		}
+		if inTurn || instructionSentence(sent) || hasMarker(sent) {
 			if !marked {
 				b.WriteString(" " + Removed + " ")
 				marked = true
@@ -420,4 +487,4 @@ func Cap(s string, max int) string {
 
 // Version changes whenever Clean's output for some input changes, so that
 // caches of sanitised text (the OpenAPI catalog cache) are rebuilt.
-const Version = 2
+const Version = 3
