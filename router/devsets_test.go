@@ -12,7 +12,7 @@ import (
 )
 
 // TestDevSets measures the router on the public dev sets when
-// ROUTER_DEVSETS points at their directory (e.g. /work/shared/bench).
+// ROUTER_DEVSETS points at their directory (e.g. ../shared/bench).
 // ROUTER_ABLATE=1 adds the ablation rows.
 func TestDevSets(t *testing.T) {
 	dir := os.Getenv("ROUTER_DEVSETS")

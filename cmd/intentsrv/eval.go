@@ -21,7 +21,7 @@ const evalUsage = `usage: intentsrv eval [--tools TOOLS.jsonl] --queries QUERIES
 Measures the router: top-1, recall@5, hit@5, MRR, nDCG@10 on labelled
 queries, no-match precision/recall on queries with empty labels, and latency.
 With --tools the operations are the tools of a dev set (formats of
-/work/shared/bench/README.md); without it, the configured catalog.
+../shared/bench/README.md); without it, the configured catalog.
 `
 
 // runEval implements "intentsrv eval". It returns 0 on success, 1 on
