@@ -71,12 +71,19 @@ func TestSummaryStatedInFull(t *testing.T) {
 		mk("gh.pulls.list", "List pull requests", "GET", "/repos/{owner}/{repo}/pulls"),
 		mk("gh.pull_request_stacks.list", "List pull request stacks", "GET", "/repos/{owner}/{repo}/pull-stacks"),
 		mk("gh.issues.list_for_repo", "List repository issues", "GET", "/repos/{owner}/{repo}/issues"),
+		mk("gh.users.get_authenticated", "Get the authenticated user", "GET", "/user"),
+		mk("gh.users.get_by_username", "Get a user", "GET", "/users/{username}"),
+		mk("gh.activity.list_notifications_for_authenticated_user", "List notifications for the authenticated user", "GET", "/notifications"),
+		mk("gh.repos.list_for_authenticated_user", "List repositories for the authenticated user", "GET", "/user/repos"),
 	}
 	r := New(ops, Options{})
 	for q, want := range map[string]string{
 		"get a repository":              "gh.repos.get",
 		"list pull requests for a repo": "gh.pulls.list",
 		"list the PRs of a repo":        "gh.pulls.list",
+		// The catalog calls the caller "the authenticated user".
+		"who am I":              "gh.users.get_authenticated",
+		"show my notifications": "gh.activity.list_notifications_for_authenticated_user",
 	} {
 		res := r.Search(q, Filter{}, 3)
 		if len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {

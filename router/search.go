@@ -58,6 +58,10 @@ const (
 	// A short summary the query states in full ("Get a repository") is
 	// the operation meant, over longer ones that merely contain the words.
 	summaryBoost = 0.3
+	// selfWeight scales the coverage of the "authenticated user" group a
+	// first-person word ("my", "me", "I") adds: it names whose things,
+	// rarely what.
+	selfWeight = 0.5
 )
 
 // variant is one term a query word is searched as.
@@ -140,6 +144,24 @@ func newScratch(n, nns int) *scratch {
 const maxGroups = 64
 
 // analyze turns the intent into scored groups and the query's verb class.
+// namesCaller reports whether the catalog speaks of "the authenticated
+// user" often enough (in at least selfMinShare of its operations, and 3)
+// for first-person words to mean it.
+func (r *Router) namesCaller() bool {
+	t, ok := r.idx.terms["authenticated"]
+	if !ok {
+		return false
+	}
+	n := r.idx.post.start[t+1] - r.idx.post.start[t]
+	return n >= 3 && float64(n) >= selfMinShare*float64(len(r.ops))
+}
+
+// selfMinShare: see namesCaller.
+const selfMinShare = 0.02
+
+// selfWords are the first-person words that mean the caller.
+var selfWords = map[string]bool{"me": true, "my": true, "mine": true, "myself": true, "i": true}
+
 func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verbClass) {
 	ix := r.idx
 	words := sc.words[:0]
@@ -181,6 +203,21 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			if len(g.variants) > 0 {
 				g.cov = ix.idf[g.variants[0].t] * verbGroupWeight
 				groups = append(groups, g)
+			}
+			continue
+		}
+		if selfWords[w] && !r.opts.noSynonyms && r.namesCaller() {
+			// "my repositories", "who am I": APIs name the caller "the
+			// authenticated user" (GitHub, GitLab, Slack...). When the
+			// catalog says so, a first-person word means that.
+			if !slices.ContainsFunc(groups, func(g group) bool { return g.surface == "me" }) {
+				g := group{surface: "me"}
+				r.addPhrase(&g, "authenticated user", r.tu.syn)
+				if len(g.variants) > 0 {
+					g.cov = ix.idf[g.variants[0].t] * selfWeight
+					g.known = true
+					groups = append(groups, g)
+				}
 			}
 			continue
 		}
