@@ -110,6 +110,9 @@ func TestTune(t *testing.T) {
 	for _, x := range []float32{0, 0.25, 1, 1.5} {
 		vs = append(vs, variantT{fmt.Sprintf("compound=%.2f", x), func(tu *tuning) { tu.compound = x }})
 	}
+	for _, x := range []float32{0, 0.2, 0.3, 0.5} {
+		vs = append(vs, variantT{fmt.Sprintf("sumboost=%.2f", x), func(tu *tuning) { tu.sumBoost = x }})
+	}
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {
