@@ -376,7 +376,7 @@ func (s *Server) describeTool(tool string) *Envelope {
 }
 
 func (s *Server) overview(f filters) *Envelope {
-	ns := s.reg.Namespaces(s.visible)
+	ns := s.namespaces
 	total := 0
 	for _, n := range ns {
 		total += n.Count
@@ -403,19 +403,14 @@ type opLine struct {
 	Kind    string `json:"kind"`
 }
 
-func (s *Server) namespaceExists(ns string) bool {
-	for _, n := range s.reg.Namespaces(s.visible) {
-		if n.Name == ns || strings.HasPrefix(n.Name, ns+".") {
-			return true
-		}
-	}
-	return false
-}
+// namespaceExists reports whether ns is a visible namespace or a prefix of
+// one ("helpdesk" for "helpdesk.tickets").
+func (s *Server) namespaceExists(ns string) bool { return s.nsPrefixes[ns] }
 
 func (s *Server) unknownNamespace(ns string) *Envelope {
-	var names []string
-	for _, n := range s.reg.Namespaces(s.visible) {
-		names = append(names, n.Name)
+	names := make([]string, len(s.namespaces))
+	for i, n := range s.namespaces {
+		names[i] = n.Name
 	}
 	sugg := closest(ns, names, 3)
 	fix := "list namespaces with describe {}"

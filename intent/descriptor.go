@@ -139,18 +139,9 @@ var pagingParams = map[string]bool{
 	"limit": true, "offset": true, "page_token": true, "pagetoken": true, "starting_after": true, "after": true, "before": true,
 }
 
-// compactSchema drops keys that only cost tokens ($schema, $id) and cuts the
-// schema at depth levels of nesting, leaving a marker where it cut. $defs
-// stay hoisted at the root and are capped the same way.
-func compactSchema(schema map[string]any, depth int) json.RawMessage {
-	c := capSchema(schema, depth, true)
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return json.RawMessage(`{"type":"object"}`)
-	}
-	return raw
-}
-
+// capSchema drops keys that only cost tokens ($schema, $id, at the root)
+// and cuts the schema at depth levels of nesting, leaving a marker where it
+// cut. $defs stay hoisted at the root and restart their own depth budget.
 func capSchema(v any, depth int, root bool) any {
 	m, ok := v.(map[string]any)
 	if !ok {

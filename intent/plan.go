@@ -9,11 +9,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/intentsrv/intentsrv/operations"
 )
 
 // A plan_ref is "v1.<expiry unix seconds>.<nonce>.<mac>", where mac is
@@ -109,35 +110,9 @@ func canonicalParams(params json.RawMessage) ([]byte, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	return json.Marshal(canonicalNumbers(v))
-}
-
-// canonicalNumbers writes whole numbers given in float notation (3.0, 3e0)
-// as integers, so the same call spelled either way signs the same. Only
-// values exactly representable as float64 integers are rewritten: two
-// different large integers must never collapse into one.
-func canonicalNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		s := x.String()
-		if !strings.ContainsAny(s, ".eE") {
-			return x
-		}
-		f, err := x.Float64()
-		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-			return x
-		}
-		return json.Number(strconv.FormatInt(int64(f), 10))
-	case map[string]any:
-		for k, e := range x {
-			x[k] = canonicalNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = canonicalNumbers(e)
-		}
-	}
-	return v
+	// 3.0 and 3 are the same call: sign them alike.
+	v, _ = operations.WholeNumbers(v)
+	return json.Marshal(v)
 }
 
 func (p *planSigner) mac(action string, canon []byte, caller string, exp int64, nonce string) string {

@@ -110,6 +110,12 @@ type Server struct {
 	plans  *planSigner
 	log    *slog.Logger
 	infos  sync.Map // *operations.Operation -> *opInfo, derived once per operation
+
+	// namespaces are the visible namespaces, and nsPrefixes each of them
+	// and every dotted prefix of one, computed once at New: find with a
+	// namespace filter must not scan the catalog.
+	namespaces []operations.Namespace
+	nsPrefixes map[string]bool
 }
 
 // New builds a Server over reg. It validates the options and indexes every
@@ -153,6 +159,18 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 		}
 	}
 	s.router = router.New(visible, router.Options{Synonyms: opts.Synonyms})
+	s.namespaces = reg.Namespaces(s.visible)
+	s.nsPrefixes = make(map[string]bool, 2*len(s.namespaces))
+	for _, n := range s.namespaces {
+		for p := n.Name; p != ""; {
+			s.nsPrefixes[p] = true
+			i := strings.LastIndexByte(p, '.')
+			if i < 0 {
+				break
+			}
+			p = p[:i]
+		}
+	}
 	return s, nil
 }
 

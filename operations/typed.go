@@ -143,7 +143,7 @@ func decodeArgs(args json.RawMessage, dst any) error {
 	d := json.NewDecoder(bytes.NewReader(args))
 	d.UseNumber()
 	if d.Decode(&v) == nil {
-		if fixed, changed := wholeNumbers(v); changed {
+		if fixed, changed := WholeNumbers(v); changed {
 			if b, merr := json.Marshal(fixed); merr == nil {
 				if err = json.Unmarshal(b, dst); err == nil {
 					return nil
@@ -162,9 +162,12 @@ func decodeArgs(args json.RawMessage, dst any) error {
 	return &ValidationError{Problems: []Problem{{Message: "arguments do not decode: " + err.Error()}}}
 }
 
-// wholeNumbers rewrites json.Numbers that hold whole values in float
-// notation ("42.0", "1e2") as integers.
-func wholeNumbers(v any) (any, bool) {
+// WholeNumbers rewrites the json.Numbers in a value decoded with UseNumber
+// that hold whole values in float notation ("42.0", "1e2") as integers,
+// in place where it can, and reports whether it changed anything. Only
+// values exactly representable as float64 integers are rewritten, so two
+// different large integers never collapse into one.
+func WholeNumbers(v any) (any, bool) {
 	switch x := v.(type) {
 	case json.Number:
 		s := x.String()
@@ -179,7 +182,7 @@ func wholeNumbers(v any) (any, bool) {
 	case map[string]any:
 		changed := false
 		for k, e := range x {
-			n, c := wholeNumbers(e)
+			n, c := WholeNumbers(e)
 			x[k] = n
 			changed = changed || c
 		}
@@ -187,7 +190,7 @@ func wholeNumbers(v any) (any, bool) {
 	case []any:
 		changed := false
 		for i, e := range x {
-			n, c := wholeNumbers(e)
+			n, c := WholeNumbers(e)
 			x[i] = n
 			changed = changed || c
 		}

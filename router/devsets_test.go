@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/intentsrv/intentsrv/examples/helpdesk"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -59,32 +58,20 @@ func TestDevSets(t *testing.T) {
 			}{"no feedback", Options{noFeedback: true}},
 		)
 	}
-	for _, set := range []string{"stabletoolbench", "seal_tools", "helpdesk"} {
-		if set == "helpdesk" {
+	for _, ds := range loadDevSets(t, dir) {
+		if ds.name == "helpdesk" {
 			for _, v := range variants {
-				helpdeskRow(t, v.name, v.o)
+				helpdeskRow(v.name, ds, v.o)
 			}
 			continue
 		}
-		ops, labels, err := LoadTools(filepath.Join(dir, set, "tools.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		qs, err := LoadQueries(filepath.Join(dir, set, "queries.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		lab := map[*operations.Operation]string{}
-		for i, op := range ops {
-			lab[op] = labels[i]
-		}
 		for _, v := range variants {
-			r := New(ops, v.o)
-			rep := Evaluate(r, qs, EvalOptions{LabelOf: func(op *operations.Operation) string { return lab[op] }, Misses: os.Getenv("ROUTER_MISSES") != ""})
+			r := New(ds.ops, v.o)
+			rep := Evaluate(r, ds.qs, EvalOptions{LabelOf: func(op *operations.Operation) string { return ds.lab[op] }, Misses: os.Getenv("ROUTER_MISSES") != ""})
 			m := rep.All
-			fmt.Printf("%-16s %-20s top1 %.3f top1s %.3f r@5 %.3f hit@5 %.3f fr@5 %.3f mrr %.3f ndcg %.4f p50 %.0fus p99 %.0fus\n", set, v.name, m.Top1, m.Top1Single, m.Recall5, m.Hit5, m.FullRecall5, m.MRR, m.NDCG10, m.LatencyP50us, m.LatencyP99us)
+			fmt.Printf("%-16s %-20s top1 %.3f top1s %.3f r@5 %.3f hit@5 %.3f fr@5 %.3f mrr %.3f ndcg %.4f p50 %.0fus p99 %.0fus\n", ds.name, v.name, m.Top1, m.Top1Single, m.Recall5, m.Hit5, m.FullRecall5, m.MRR, m.NDCG10, m.LatencyP50us, m.LatencyP99us)
 			if os.Getenv("ROUTER_MISSES") != "" && v.name == "full" {
-				f, _ := os.Create(filepath.Join(os.TempDir(), set+"_misses.jsonl"))
+				f, _ := os.Create(filepath.Join(os.TempDir(), ds.name+"_misses.jsonl"))
 				for _, ms := range rep.Misses {
 					b, _ := json.Marshal(ms)
 					f.Write(append(b, '\n'))
@@ -96,15 +83,7 @@ func TestDevSets(t *testing.T) {
 }
 
 // helpdeskRow prints the helpdesk metrics of one variant.
-func helpdeskRow(t *testing.T, name string, o Options) {
-	reg, err := helpdesk.Catalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	qs, err := LoadQueries(filepath.Join("..", "testdata", "intents", "helpdesk.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := Evaluate(New(reg.All(), o), qs, EvalOptions{}).All
+func helpdeskRow(name string, ds devSet, o Options) {
+	m := Evaluate(New(ds.ops, o), ds.qs, EvalOptions{}).All
 	fmt.Printf("%-16s %-20s top1 %.3f r@5 %.3f hit@5 %.3f ndcg %.4f no-match P %.3f R %.3f run rate %.3f P %.3f\n", "helpdesk", name, m.Top1, m.Recall5, m.Hit5, m.NDCG10, m.NoMatchPrec, m.NoMatchRec, m.RunRate, m.RunPrecision)
 }

@@ -153,16 +153,6 @@ func (ix *index) stemOf(w string) string {
 	return stem(w)
 }
 
-// cacheStem stems w once at build time.
-func (ix *index) cacheStem(w string) string {
-	s, ok := ix.stems[w]
-	if !ok {
-		s = stem(w)
-		ix.stems[w] = s
-	}
-	return s
-}
-
 // bigramField marks the short, name-like fields whose adjacent word pairs
 // are indexed: "channel clips" in a name is stronger evidence than
 // "channel" and "clips" apart.

@@ -40,6 +40,27 @@ type doctorEnv struct {
 	src         *sourceFlags
 	network     bool // --check-network: the operator allowed network probes
 	getenv      func(string) string
+
+	// sources holds the OpenAPI sources with their catalogs once a check
+	// has loaded them, so later checks do not load the specs again.
+	sources    []openAPISource
+	sourcesErr error
+	loaded     bool
+}
+
+// openAPISource is one configured OpenAPI source with its catalog.
+type openAPISource struct {
+	spec sourceSpec
+	cat  *openapi.Catalog
+}
+
+// baseURL is where the source's requests go: the configured base URL, else
+// the spec's first server.
+func (o openAPISource) baseURL() string {
+	if o.spec.BaseURL != "" || len(o.cat.Servers) == 0 {
+		return o.spec.BaseURL
+	}
+	return o.cat.Servers[0]
 }
 
 // doctorCheck is one check. It returns one or more findings; a check that
@@ -239,45 +260,59 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// sourceCatalogs loads each configured OpenAPI source's catalog (from the
-// cache when it is fresh) for checks that need the spec itself.
-func sourceCatalogs(ctx context.Context, env *doctorEnv) ([]sourceSpec, []*openapi.Catalog, error) {
-	specs, _, err := env.src.sources()
+// openAPISources returns the configured OpenAPI sources with their
+// catalogs (from the cache when it is fresh), loading them once per doctor
+// run. When the checks that need them cannot run, it returns the findings
+// to report instead; demo is the skip line for the embedded catalog.
+func openAPISources(ctx context.Context, env *doctorEnv, demo string) ([]openAPISource, []finding) {
+	switch {
+	case env.srv == nil:
+		return nil, skipped()
+	case env.usedDefault:
+		return nil, []finding{{Status: statusSkip, Detail: demo}}
+	}
+	if !env.loaded {
+		env.loaded = true
+		env.sources, env.sourcesErr = loadOpenAPISources(ctx, env.src)
+	}
+	if env.sourcesErr != nil {
+		return nil, []finding{{Status: statusFail, Detail: env.sourcesErr.Error()}}
+	}
+	return env.sources, nil
+}
+
+func loadOpenAPISources(ctx context.Context, src *sourceFlags) ([]openAPISource, error) {
+	specs, _, err := src.sources()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	cats := make([]*openapi.Catalog, len(specs))
+	out := make([]openAPISource, len(specs))
 	for i, sp := range specs {
-		cat, err := openapi.Load(ctx, openapi.LoadOptions{Name: sp.Name, Location: sp.OpenAPI, CacheDir: env.src.cacheDirectory()})
+		cat, err := openapi.Load(ctx, openapi.LoadOptions{Name: sp.Name, Location: sp.OpenAPI, CacheDir: src.cacheDirectory()})
 		if err != nil {
-			return nil, nil, fmt.Errorf("source %s: %w", sp.Name, err)
+			return nil, fmt.Errorf("source %s: %w", sp.Name, err)
 		}
-		cats[i] = cat
+		out[i] = openAPISource{spec: sp, cat: cat}
 	}
-	return specs, cats, nil
+	return out, nil
 }
 
 // checkAuth reports, per source, whether the environment variables its
 // security schemes need are set. Values are never read out, only whether
 // they are empty. Unset is a warning: public operations still work.
 func checkAuth(ctx context.Context, env *doctorEnv) []finding {
-	if env.srv == nil {
-		return skipped()
-	}
-	if env.usedDefault {
-		return []finding{{Status: statusSkip, Detail: "the embedded demo catalog needs no credentials"}}
-	}
-	specs, cats, err := sourceCatalogs(ctx, env)
-	if err != nil {
-		return []finding{{Status: statusFail, Detail: err.Error()}}
+	srcs, early := openAPISources(ctx, env, "the embedded demo catalog needs no credentials")
+	if early != nil {
+		return early
 	}
 	var out []finding
-	for i, sp := range specs {
+	for _, o := range srcs {
+		sp, cat := o.spec, o.cat
 		if sp.Mock {
 			out = append(out, finding{Status: statusSkip, Detail: sp.Name + ": mock mode sends no credentials"})
 			continue
 		}
-		names := sortedKeys(cats[i].Schemes)
+		names := sortedKeys(cat.Schemes)
 		if len(names) == 0 {
 			out = append(out, finding{Status: statusOK, Detail: sp.Name + ": the spec declares no security schemes"})
 			continue
@@ -285,7 +320,7 @@ func checkAuth(ctx context.Context, env *doctorEnv) []finding {
 		ae := sp.authEnv()
 		var set, unset []string
 		for _, name := range names {
-			for _, v := range ae.VarsFor(name, cats[i].Schemes[name]) {
+			for _, v := range ae.VarsFor(name, cat.Schemes[name]) {
 				if v == "" {
 					continue
 				}
@@ -314,63 +349,45 @@ func uniq(s []string) []string {
 	return slices.Compact(s)
 }
 
-// checkNetwork, with --check-network, sends one HEAD request to each
-// source's base URL: any HTTP answer (even 404) means it is reachable.
+// checkNetwork checks that every source has an absolute base URL and, with
+// --check-network, sends one HEAD request to each: any HTTP answer (even
+// 404) means it is reachable.
 func checkNetwork(ctx context.Context, env *doctorEnv) []finding {
-	if env.srv == nil {
-		return skipped()
-	}
-	if env.usedDefault {
-		return []finding{{Status: statusSkip, Detail: "the embedded demo catalog calls no network"}}
-	}
-	specs, cats, err := sourceCatalogs(ctx, env)
-	if err != nil {
-		return []finding{{Status: statusFail, Detail: err.Error()}}
-	}
-	if !env.network {
-		// Without probing, still check that every source has somewhere to
-		// send requests: an absolute http(s) base URL.
-		var out []finding
-		for i, sp := range specs {
-			base := sp.BaseURL
-			if base == "" && len(cats[i].Servers) > 0 {
-				base = cats[i].Servers[0]
-			}
-			switch {
-			case sp.Mock:
-			case !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://"):
-				out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: no absolute base URL (spec servers: %q); pass --base-url or set base_url", sp.Name, base)})
-			}
-		}
-		return append(out, finding{Status: statusSkip, Detail: "base URLs not probed; --check-network allows it"})
+	srcs, early := openAPISources(ctx, env, "the embedded demo catalog calls no network")
+	if early != nil {
+		return early
 	}
 	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	var out []finding
-	for i, sp := range specs {
-		base := sp.BaseURL
-		if base == "" && len(cats[i].Servers) > 0 {
-			base = cats[i].Servers[0]
-		}
+	for _, o := range srcs {
+		name, base := o.spec.Name, o.baseURL()
 		switch {
-		case sp.Mock:
-			out = append(out, finding{Status: statusSkip, Detail: sp.Name + ": mock mode uses no network"})
+		case o.spec.Mock:
+			if env.network {
+				out = append(out, finding{Status: statusSkip, Detail: name + ": mock mode uses no network"})
+			}
 			continue
-		case base == "":
-			out = append(out, finding{Status: statusFail, Detail: sp.Name + ": no base URL: the spec names no server; pass --base-url"})
+		case !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://"):
+			out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: no absolute base URL (spec servers: %q); pass --base-url or set base_url", name, base)})
+			continue
+		case !env.network:
 			continue
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodHead, base, nil)
 		if err != nil {
-			out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: base URL %s: %v", sp.Name, base, err)})
+			out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: base URL %s: %v", name, base, err)})
 			continue
 		}
 		resp, err := client.Do(req)
 		if err != nil {
-			out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: %s does not answer: %v", sp.Name, base, err)})
+			out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s: %s does not answer: %v", name, base, err)})
 			continue
 		}
 		resp.Body.Close()
-		out = append(out, finding{Status: statusOK, Detail: fmt.Sprintf("%s: %s answers (HTTP %d)", sp.Name, base, resp.StatusCode)})
+		out = append(out, finding{Status: statusOK, Detail: fmt.Sprintf("%s: %s answers (HTTP %d)", name, base, resp.StatusCode)})
+	}
+	if !env.network {
+		out = append(out, finding{Status: statusSkip, Detail: "base URLs not probed; --check-network allows it"})
 	}
 	return out
 }

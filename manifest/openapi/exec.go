@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/textproto"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -831,14 +830,4 @@ func clipText(s string, max int) string {
 		cut = cut[:len(cut)-1]
 	}
 	return cut + "…"
-}
-
-// sortedHeaderNames is used by tests to compare previews.
-func sortedHeaderNames(h map[string]string) []string {
-	out := make([]string, 0, len(h))
-	for k := range h {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

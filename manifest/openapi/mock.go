@@ -1253,6 +1253,3 @@ func formatRat(r *big.Rat) string {
 func escapeToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
-
-// isMockURL reports whether u is the placeholder base of mock mode.
-func isMockURL(u string) bool { return strings.HasPrefix(u, mockBaseURL) }
