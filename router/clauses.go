@@ -9,7 +9,7 @@ import "slices"
 const (
 	// clauseWeight scales each clause's normalised score (its score over
 	// its clause leader's) added to the whole query's normalised score.
-	clauseWeight = 0.25
+	clauseWeight = 0.10
 	// minClauseGroups is the number of known content words a clause needs
 	// to be searched alone; shorter pieces ("thanks!") are context.
 	minClauseGroups = 2
@@ -94,7 +94,7 @@ func (r *Router) fuseClauses(intent string, whole []hit, acc []float32, f Filter
 		}
 		ctop := hits[0].s
 		for _, h := range hits {
-			add := clauseWeight * h.s / ctop
+			add := r.tu.clause * h.s / ctop
 			k := slices.IndexFunc(fused, func(x hit) bool { return x.d == h.d })
 			if k < 0 {
 				fused = append(fused, hit{h.d, acc[h.d]/top + add})

@@ -69,6 +69,7 @@ type tuning struct {
 	ns, resMismatch, resMiss, prf, sumBoost        float32
 	prfMinCov, compound                            float32
 	prfDocs, prfTerms, prfMinGroups                int
+	diversity, coveredDecay, qtf, clause           float32
 }
 
 func defaultTuning() tuning {
@@ -77,6 +78,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight,
 	}
 }
 

@@ -95,3 +95,39 @@ func TestSummaryStatedInFull(t *testing.T) {
 		}
 	}
 }
+
+// TestDiversifyCoversEveryAsk: a request for several things ranks an
+// operation for each thing near the top, not several operations for the
+// first thing; the leader is unchanged.
+func TestDiversifyCoversEveryAsk(t *testing.T) {
+	mk := func(id, summary string) *operations.Operation {
+		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: summary, Kind: operations.KindRead}
+	}
+	ops := []*operations.Operation{
+		mk("social.tweets.search", "Search tweets by keyword"),
+		mk("social.tweets.search_latest", "Search the latest tweets by keyword"),
+		mk("social.tweets.search_media", "Search tweets with photos by keyword"),
+		mk("social.tweets.search_users", "Search users by keyword"),
+		mk("social.tweets.retweeters", "Users who retweeted a tweet"),
+		mk("social.tweets.likes", "Users who liked a tweet"),
+		mk("social.weather.forecast", "Weather forecast for a city"),
+	}
+	q := "search the latest tweets by keyword about the election, with photos, and the users who retweeted them"
+	top := func(o Options, k int) []string {
+		var ids []string
+		for _, c := range New(ops, o).Search(q, Filter{}, k).Candidates {
+			ids = append(ids, c.Op.ID)
+		}
+		return ids
+	}
+	flat := defaultTuning()
+	flat.diversity = 0
+	plain, div := top(Options{tune: &flat}, 6), top(Options{}, 6)
+	if len(plain) == 0 || len(div) == 0 || plain[0] != div[0] {
+		t.Fatalf("leader changed: plain %v, diversified %v", plain, div)
+	}
+	t.Logf("plain %v\ndiversified %v", plain, div)
+	if k := slices.Index(div, "social.tweets.retweeters"); k < 0 || k > 1 || k >= slices.Index(plain, "social.tweets.retweeters") {
+		t.Errorf("retweeters at %d of %v (plain ranking %v), want second and higher than plain", k, div, plain)
+	}
+}

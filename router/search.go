@@ -62,6 +62,11 @@ const (
 	// first-person word ("my", "me", "I") adds: it names whose things,
 	// rarely what.
 	selfWeight = 0.5
+	// repeatWeight raises a word's weight by this share for each time the
+	// query says it again (at most maxRepeats times): a long request that
+	// says "order" three times is about orders.
+	repeatWeight = 0.3
+	maxRepeats   = 2
 )
 
 // variant is one term a query word is searched as.
@@ -85,6 +90,8 @@ type group struct {
 	// say none of them matches the word at a discount.
 	res  [2]uint32
 	nres uint8
+	// repeats counts the later occurrences of the word in the query.
+	repeats uint8
 }
 
 // addRes records t as a resource variant of g, when it is one.
@@ -117,10 +124,12 @@ type scratch struct {
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
 	// hidden is the best score of an operation the filter rejected.
-	hidden float32
-	spans  [][2]int
-	fused  []hit
-	fb     []variant // feedback word candidates
+	hidden  float32
+	spans   [][2]int
+	fused   []hit
+	fb      []variant // feedback word candidates
+	div     []hit     // diversified ranking
+	divRest []hit
 }
 
 type hit struct {
@@ -244,7 +253,8 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		g.variants = ix.lookup(w, r.tu.stem, nil)
 		if len(g.variants) > 0 {
 			if k := seen(g.variants[0].t); k >= 0 {
-				continue // repeated word
+				groups[k].repeats++ // repeated word
+				continue
 			}
 			g.cov = ix.idf[g.variants[0].t]
 			g.known = true
@@ -298,6 +308,16 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 		}
 		groups = append(groups, g)
+	}
+	if r.tu.qtf > 0 {
+		for i := range groups {
+			if n := groups[i].repeats; n > 0 {
+				m := 1 + r.tu.qtf*float32(min(n, maxRepeats))
+				for k := range groups[i].variants {
+					groups[i].variants[k].w *= m
+				}
+			}
+		}
 	}
 	if !r.opts.noBigrams && r.tu.bigram > 0 {
 		prev := noTerm
@@ -424,6 +444,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if multi {
 		pool = max(limit, fusePool)
 	}
+	if r.tu.diversity > 0 {
+		pool = max(pool, diversePool)
+	}
 	hits, total := r.score(groups, qverb, f, pool, sc)
 	first, hidden := hits, sc.hidden
 	if !r.opts.noFeedback {
@@ -432,9 +455,10 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	}
 	if multi {
 		sc2 := r.pool.Get().(*scratch)
-		hits = r.fuseClauses(intent, hits, sc.acc, f, limit, sc2)
+		hits = r.fuseClauses(intent, hits, sc.acc, f, pool, sc2)
 		r.pool.Put(sc2)
 	}
+	hits = r.diversify(groups, hits, limit, sc)
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
 	if !sc.implied {
 		res.Verb = qverb.kind()
@@ -506,13 +530,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		if idb > 0 {
 			lo, hi := ix.idStart[d], ix.idStart[d+1]
 			if hi > lo {
-				got := 0
-				for _, t := range ix.idTerm[lo:hi] {
-					if slices.Contains(qterms, t) {
-						got++
-					}
-				}
-				s *= 1 + idb*float32(got)/float32(hi-lo)
+				s *= 1 + idb*float32(countIn(ix.idTerm[lo:hi], qterms))/float32(hi-lo)
 			}
 		}
 		if miss > 0 && !r.agreesAny(groups, d) {
@@ -521,13 +539,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		if sb := r.tu.sumBoost; sb > 0 {
 			lo, hi := ix.sumStart[d], ix.sumStart[d+1]
 			if hi > lo {
-				got := 0
-				for _, t := range ix.sumTerm[lo:hi] {
-					if slices.Contains(qterms, t) {
-						got++
-					}
-				}
-				c := float32(got) / float32(hi-lo)
+				c := float32(countIn(ix.sumTerm[lo:hi], qterms)) / float32(hi-lo)
 				s *= 1 + sb*c*c
 			}
 		}
@@ -784,4 +796,15 @@ func properNames(intent string, out []string) []string {
 		i++
 	}
 	return out
+}
+
+// countIn counts the terms of ts that are in qs.
+func countIn(ts, qs []uint32) int {
+	n := 0
+	for _, t := range ts {
+		if slices.Contains(qs, t) {
+			n++
+		}
+	}
+	return n
 }

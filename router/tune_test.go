@@ -113,6 +113,25 @@ func TestTune(t *testing.T) {
 	for _, x := range []float32{0, 0.2, 0.3, 0.5} {
 		vs = append(vs, variantT{fmt.Sprintf("sumboost=%.2f", x), func(tu *tuning) { tu.sumBoost = x }})
 	}
+	for _, x := range []float32{0, 0.1, 0.2, 0.3, 0.5, 0.7} {
+		vs = append(vs, variantT{fmt.Sprintf("div=%.2f", x), func(tu *tuning) { tu.diversity = x }})
+	}
+	for _, x := range []float32{0, 0.25, 0.75} {
+		vs = append(vs, variantT{fmt.Sprintf("divdecay=%.2f", x), func(tu *tuning) { tu.coveredDecay = x }})
+	}
+	for _, x := range []float32{0, 0.15, 0.3, 0.5, 1} {
+		vs = append(vs, variantT{fmt.Sprintf("qtf=%.2f", x), func(tu *tuning) { tu.qtf = x }})
+	}
+	for _, x := range []float32{0, 0.15, 0.4, 0.6} {
+		vs = append(vs, variantT{fmt.Sprintf("clause=%.2f", x), func(tu *tuning) { tu.clause = x }})
+	}
+	for _, dv := range []float32{0.3, 0.5} {
+		for _, cl := range []float32{0.1, 0.15, 0.2} {
+			for _, dc := range []float32{0.5, 0.75} {
+				vs = append(vs, variantT{fmt.Sprintf("grid d%.1f c%.2f k%.2f", dv, cl, dc), func(tu *tuning) { tu.diversity, tu.clause, tu.coveredDecay = dv, cl, dc }})
+			}
+		}
+	}
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {
