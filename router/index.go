@@ -69,7 +69,7 @@ type tuning struct {
 	ns, resMismatch, resMiss, prf, sumBoost        float32
 	prfMinCov, compound                            float32
 	prfDocs, prfTerms, prfMinGroups                int
-	diversity, coveredDecay, qtf, clause           float32
+	diversity, coveredDecay, qtf, clause, svc      float32
 }
 
 func defaultTuning() tuning {
@@ -78,7 +78,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost,
 	}
 }
 
@@ -133,6 +133,7 @@ type index struct {
 	deletes  map[string][]uint32 // spelling correction: one-deletion variants → term ids
 	vocab    []string            // term id → stem
 	fwd      fwdPostings         // operation → feedback words
+	svc      serviceIndex        // service names, for a query that names one
 }
 
 // termEntry packs (term, field, tf) into one integer, so that sorting
@@ -652,6 +653,7 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	ix.nsUnits = len(nsTerms)
 	ix.post = buildPostings(docTerms, lens, df, weights, tu)
 	ix.buildForward(n)
+	ix.buildServices(ops)
 	if !opts.noFuzzy {
 		ix.buildDeletes()
 	}

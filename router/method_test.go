@@ -131,3 +131,39 @@ func TestDiversifyCoversEveryAsk(t *testing.T) {
 		t.Errorf("retweeters at %d of %v (plain ranking %v), want second and higher than plain", k, div, plain)
 	}
 }
+
+// TestNamedService: a query that names a service as a proper name or as
+// "<name> API" prefers that service's operations; the same words said
+// plainly do not pick a service.
+func TestNamedService(t *testing.T) {
+	mk := func(id, summary string) *operations.Operation {
+		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: summary, Kind: operations.KindRead}
+	}
+	ops := []*operations.Operation{
+		mk("link_tools.shorten", "Shorten a long URL into a short link"),
+		mk("bitly.shorten", "Shorten a URL"),
+		mk("social_feed.posts", "Latest posts from the social feed"),
+		mk("twitter.posts", "Latest posts"),
+		mk("world_news.latest", "Latest news headlines"),
+		mk("news_digest.latest", "Latest headlines"),
+	}
+	r := New(ops, Options{})
+	first := func(q string) string {
+		res := r.Search(q, Filter{}, 3)
+		if len(res.Candidates) == 0 {
+			return ""
+		}
+		return res.Candidates[0].Op.ID
+	}
+	for q, want := range map[string]string{
+		"shorten a long url into a short link":   "link_tools.shorten",
+		"shorten a long url using the bitly API": "bitly.shorten",
+		"show the latest posts on Twitter":       "twitter.posts",
+		"show the latest news headlines":         "world_news.latest",
+		"latest headlines from the News Digest":  "news_digest.latest",
+	} {
+		if got := first(q); got != want {
+			t.Errorf("%q: first %q, want %q", q, got, want)
+		}
+	}
+}

@@ -124,12 +124,14 @@ type scratch struct {
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
 	// hidden is the best score of an operation the filter rejected.
-	hidden  float32
-	spans   [][2]int
-	fused   []hit
-	fb      []variant // feedback word candidates
-	div     []hit     // diversified ranking
-	divRest []hit
+	hidden float32
+	spans  [][2]int
+	fused  []hit
+	fb     []variant // feedback word candidates
+	div    []hit     // diversified ranking
+	// services the query names (see namedServices)
+	services []int32
+	divRest  []hit
 }
 
 type hit struct {
@@ -351,6 +353,10 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		sc.implied = qverb != verbNone
 	}
 	sc.groups = groups
+	sc.services = sc.services[:0]
+	if r.tu.svc > 0 {
+		sc.services = r.namedServices(words, sc.names, sc.services)
+	}
 	return groups, qverb
 }
 
@@ -535,6 +541,9 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 		if miss > 0 && !r.agreesAny(groups, d) {
 			s *= 1 - miss
+		}
+		if len(sc.services) > 0 && (slices.Contains(sc.services, ix.svc.of[d][0]) || slices.Contains(sc.services, ix.svc.of[d][1])) {
+			s *= 1 + r.tu.svc
 		}
 		if sb := r.tu.sumBoost; sb > 0 {
 			lo, hi := ix.sumStart[d], ix.sumStart[d+1]

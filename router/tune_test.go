@@ -132,6 +132,9 @@ func TestTune(t *testing.T) {
 			}
 		}
 	}
+	for _, x := range []float32{0, 0.15, 0.5, 1} {
+		vs = append(vs, variantT{fmt.Sprintf("svc=%.2f", x), func(tu *tuning) { tu.svc = x }})
+	}
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {
