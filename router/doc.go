@@ -40,7 +40,13 @@
 //     counted in coverage (properNames).
 //   - Boosts: an operation whose verb class is the query's gains verbBoost;
 //     one whose id words (resource and name, "tickets", "list") the query
-//     says gains up to idWordsBoost.
+//     says gains up to idWordsBoost; one whose short summary the query
+//     states in full gains up to summaryBoost. A word the query says again
+//     weighs repeatWeight more per repeat (at most maxRepeats).
+//   - Named services (services.go): a query that says the whole name of a
+//     service (the first or last namespace segment) as a proper name or
+//     followed by "API" ("using the bitly API", "on Twitter") multiplies
+//     that service's operations by 1 + serviceBoost.
 //   - Resource nouns: an operation's resource is the id segment before its
 //     name when the id has three segments or more ("tickets" in
 //     helpdesk.tickets.list; in "weather.forecast" the first segment is the
@@ -58,6 +64,12 @@
 //     whole query's normalised score, over a pool of fusePool candidates
 //     per ranking (clauses.go). The whole query keeps the lead; a second
 //     or third request's operation rises into the top five.
+//   - Diversification (diversify.go): the final ranking is picked greedily
+//     from diversePool candidates; each pick's score is discounted by
+//     diversity × the share of its matched query words that operations
+//     above it already cover (each cover decays a word by coveredDecay).
+//     The leader never changes; "the retweets, likes and comments of a
+//     tweet" ranks an operation per thing, not three for "tweets".
 //   - Compounds: two adjacent query words that the catalog writes as one
 //     word ("zip codes" → zipcode, "whats app" → whatsapp) add a group
 //     for that word at weightCompound, with no coverage of its own.

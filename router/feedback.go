@@ -24,7 +24,7 @@ const (
 	prfWeight = 0.1
 	// prfMinCoverage is the coverage (share of the query's weight) the
 	// first-pass leader needs for its words to be trusted.
-	prfMinCoverage = 0.3
+	prfMinCoverage = 0.1
 	// prfMinGroups is the number of known content words a query needs
 	// for feedback: a short request is already precise, and its speed
 	// matters most.

@@ -47,7 +47,7 @@ const (
 	weightAlias     = 2.5
 	weightExample   = 1.5
 	weightParam     = 0.6
-	weightParamDesc = 0.6
+	weightParamDesc = 1.2
 	weightPath      = 1.0
 )
 

@@ -14,9 +14,9 @@ import (
 // helpdesk catalog, set just under what the router reaches (see
 // BENCHMARKS.md, "Router"). A change that lowers them must say why.
 const (
-	floorTop1         = 0.60 // reached: 0.612 (0.624 before summaryBoost, which lifts GitHub's "get a repository" -> repos.get and both dev sets; see BENCHMARKS.md)
-	floorRecall5      = 0.85 // reached: 0.859
-	floorNoMatchPrec  = 0.33 // reached: 0.333
+	floorTop1         = 0.61 // reached: 0.616 (0.624 before summaryBoost, which lifts GitHub's "get a repository" -> repos.get and both dev sets; see BENCHMARKS.md)
+	floorRecall5      = 0.86 // reached: 0.871
+	floorNoMatchPrec  = 0.34 // reached: 0.342
 	floorNoMatchRec   = 0.43 // reached: 0.433 (0.467 before the resource-miss penalty: "merge the two user accounts" now leads with users.*; see BENCHMARKS.md)
 	floorRunPrecision = 0.91 // reached: 0.922
 )

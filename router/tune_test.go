@@ -101,7 +101,7 @@ func TestTune(t *testing.T) {
 	for _, x := range []int{3, 8, 12, 20} {
 		vs = append(vs, variantT{fmt.Sprintf("prfterms=%d", x), func(tu *tuning) { tu.prfTerms = x }})
 	}
-	for _, x := range []float32{0, 0.2, 0.4, 0.5} {
+	for _, x := range []float32{0, 0.2, 0.3, 0.5} {
 		vs = append(vs, variantT{fmt.Sprintf("prfcov=%.2f", x), func(tu *tuning) { tu.prfMinCov = x }})
 	}
 	for _, x := range []int{0, 2, 6} {
@@ -151,7 +151,7 @@ func TestTune(t *testing.T) {
 				line += fmt.Sprintf(" | help top1 %.3f r@5 %.3f nmP %.2f nmR %.2f runP %.2f runR %.2f", m.Top1, m.Recall5, m.NoMatchPrec, m.NoMatchRec, m.RunPrecision, m.RunRate)
 				continue
 			}
-			line += fmt.Sprintf(" | %s top1 %.3f r@5 %.3f ndcg %.4f", s.name[:4], m.Top1, m.Recall5, m.NDCG10)
+			line += fmt.Sprintf(" | %s top1 %.3f r@5 %.3f hit@5 %.3f ndcg %.4f", s.name[:4], m.Top1, m.Recall5, m.Hit5, m.NDCG10)
 		}
 		fmt.Println(line)
 	}
