@@ -223,6 +223,20 @@ func buildSynonyms(extra map[string][]string) synonymTable {
 	return t
 }
 
+// lookup returns the synonyms of phrase, or of phrase with its last word
+// folded to the singular ("repositories" → repository → repo).
+func (t synonymTable) lookup(phrase string) ([]string, bool) {
+	if alts, ok := t.entries[phrase]; ok {
+		return alts, true
+	}
+	i := strings.LastIndexByte(phrase, ' ') + 1
+	if s := plural(phrase[i:]); s != phrase[i:] {
+		alts, ok := t.entries[phrase[:i]+s]
+		return alts, ok
+	}
+	return nil, false
+}
+
 // normPhrase lower-cases p and splits it into words joined by one space.
 func normPhrase(p string) string {
 	var b strings.Builder

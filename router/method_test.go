@@ -75,6 +75,8 @@ func TestSummaryStatedInFull(t *testing.T) {
 		mk("gh.users.get_by_username", "Get a user", "GET", "/users/{username}"),
 		mk("gh.activity.list_notifications_for_authenticated_user", "List notifications for the authenticated user", "GET", "/notifications"),
 		mk("gh.repos.list_for_authenticated_user", "List repositories for the authenticated user", "GET", "/user/repos"),
+		mk("gh.codespaces.list_in_repository_for_authenticated_user", "List codespaces in a repository for the authenticated user", "GET", "/repos/{owner}/{repo}/codespaces"),
+		mk("gh.migrations.list_repos_for_authenticated_user", "List repositories for a user migration", "GET", "/user/migrations/{migration_id}/repositories"),
 	}
 	r := New(ops, Options{})
 	for q, want := range map[string]string{
@@ -84,6 +86,8 @@ func TestSummaryStatedInFull(t *testing.T) {
 		// The catalog calls the caller "the authenticated user".
 		"who am I":              "gh.users.get_authenticated",
 		"show my notifications": "gh.activity.list_notifications_for_authenticated_user",
+		// A plural reaches its singular's synonyms: repositories → repo.
+		"list my repositories": "gh.repos.list_for_authenticated_user",
 	} {
 		res := r.Search(q, Filter{}, 3)
 		if len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {

@@ -238,7 +238,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// Multi-word synonyms ("pull request" → pr) become an extra group.
 		for l := min(r.syn.maxLen, len(words)-i); l >= 2; l-- {
 			phrase := strings.Join(words[i:i+l], " ")
-			if alts, ok := r.syn.entries[phrase]; ok {
+			if alts, ok := r.syn.lookup(phrase); ok {
 				g := group{surface: phrase}
 				for _, a := range alts {
 					r.addPhrase(&g, a, r.tu.syn)
@@ -279,7 +279,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				addVariant(&g, v.t, weightAlphaPrefix*v.w)
 			}
 		}
-		if alts, ok := r.syn.entries[w]; ok {
+		if alts, ok := r.syn.lookup(w); ok {
 			n0 := len(g.variants)
 			for _, a := range alts {
 				r.addPhrase(&g, a, r.tu.syn)
