@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/intentsrv/intentsrv/internal/synth"
 	"github.com/intentsrv/intentsrv/operations"
@@ -45,8 +47,25 @@ func benchSearch(b *testing.B, n int) {
 	qs := benchQueries(ops, 512)
 	b.ReportAllocs()
 	b.ResetTimer()
+	loopWithPercentiles(b, func(i int) { r.Search(qs[i%len(qs)], Filter{}, 10) })
+}
+
+// loopWithPercentiles runs fn in b.Loop, timing each call, and reports the
+// median and 99th percentile latency next to the mean (ns/op).
+func loopWithPercentiles(b *testing.B, fn func(i int)) {
+	lat := make([]time.Duration, 0, 1<<16)
 	for i := 0; b.Loop(); i++ {
-		r.Search(qs[i%len(qs)], Filter{}, 10)
+		t0 := time.Now()
+		fn(i)
+		if len(lat) < cap(lat) {
+			lat = append(lat, time.Since(t0))
+		}
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "p99-µs")
 	}
 }
 
@@ -113,9 +132,7 @@ func BenchmarkSearchDevSets(b *testing.B) {
 		r := New(ops, Options{})
 		b.Run(fmt.Sprintf("%s-%d", set, len(ops)), func(b *testing.B) {
 			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				r.Search(qs[i%len(qs)].Query, Filter{}, 10)
-			}
+			loopWithPercentiles(b, func(i int) { r.Search(qs[i%len(qs)].Query, Filter{}, 10) })
 		})
 	}
 }

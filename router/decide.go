@@ -2,6 +2,7 @@ package router
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -43,6 +44,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		return Result{Decision: DecisionNoMatch}
 	}
 	res.Candidates = make([]Candidate, 0, len(hits))
+	ex := newExplainer(groups, hits, sc)
 	top := hits[0].s
 	for i, h := range hits {
 		cov := r.coverage(groups, sc.mask[h.d], total)
@@ -59,7 +61,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 			conf = min(conf, res.Candidates[0].Confidence)
 		}
 		c.Confidence = conf
-		c.Matched, c.Fields = r.explain(groups, sc.mask[h.d], h.d)
+		c.Matched, c.Fields = ex.explain(sc.mask[h.d], sc.fields[h.d])
 		res.Candidates = append(res.Candidates, c)
 	}
 	if len(first) == 0 {
@@ -111,39 +113,41 @@ func (r *Router) coverage(groups []group, mask uint64, total float32) float64 {
 	return math.Min(1, float64(got/total))
 }
 
-// explain lists the query words that matched doc d and the fields they
-// matched in.
-func (r *Router) explain(groups []group, mask uint64, d uint32) (matched, fields []string) {
-	var fm uint16
-	for gi, g := range groups {
-		if mask&(1<<uint(gi)) == 0 {
-			continue
-		}
-		if !g.bigram && !slices.Contains(matched, g.surface) {
-			matched = append(matched, g.surface)
-		}
-		for _, v := range g.variants {
-			fm |= r.idx.fieldsOf(v.t, d)
-		}
-	}
-	for f := range numFields {
-		if fm&(1<<f) != 0 && !slices.Contains(fields, fieldNames[f]) {
-			fields = append(fields, fieldNames[f])
-		}
-	}
-	return matched, fields
+// explainer builds the explanations of one result's candidates in two
+// shared arrays, sized up front: two allocations per result, not two or
+// more per candidate.
+type explainer struct {
+	groups        []group
+	words, fields []string
 }
 
-// fieldsOf returns the fields term t occurs in for doc d (postings are in
-// document order).
-func (ix *index) fieldsOf(t, d uint32) uint16 {
-	lo, hi := int(ix.post.start[t]), int(ix.post.start[t+1])
-	docs := ix.post.doc[lo:hi]
-	i, ok := slices.BinarySearch(docs, d)
-	if !ok {
-		return 0
+// newExplainer sizes the arrays for the documents of hits.
+func newExplainer(groups []group, hits []hit, sc *scratch) explainer {
+	nw, nf := 0, 0
+	for _, h := range hits {
+		nw += bits.OnesCount64(sc.mask[h.d])
+		nf += bits.OnesCount16(sc.fields[h.d])
 	}
-	return ix.post.fields[lo+i]
+	return explainer{groups: groups, words: make([]string, 0, nw), fields: make([]string, 0, nf)}
+}
+
+// explain lists the query words in mask (those that matched a document)
+// and the fields in fm (those they matched in).
+func (e *explainer) explain(mask uint64, fm uint16) (matched, fields []string) {
+	w0 := len(e.words)
+	for m := mask; m != 0; m &= m - 1 {
+		g := &e.groups[bits.TrailingZeros64(m)]
+		if !g.bigram && !slices.Contains(e.words[w0:], g.surface) {
+			e.words = append(e.words, g.surface)
+		}
+	}
+	f0 := len(e.fields)
+	for f := range numFields {
+		if fm&(1<<f) != 0 && !slices.Contains(e.fields[f0:], fieldNames[f]) {
+			e.fields = append(e.fields, fieldNames[f])
+		}
+	}
+	return e.words[w0:len(e.words):len(e.words)], e.fields[f0:len(e.fields):len(e.fields)]
 }
 
 // idLike reports whether q looks like an operation id rather than prose:

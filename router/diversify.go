@@ -1,5 +1,7 @@
 package router
 
+import "math/bits"
+
 // A query that asks for several things ("the retweets, likes and comments
 // of a tweet") is served by several operations, one per thing. A plain
 // score order fills the top ranks with operations that all match the same
@@ -26,56 +28,52 @@ func (r *Router) diversify(groups []group, hits []hit, limit int, sc *scratch) [
 	if lambda <= 0 || len(hits) <= 2 {
 		return hits[:min(limit, len(hits))]
 	}
-	// seen[g] is the novelty factor left for group g.
+	// The words that count: single content words.
+	var content uint64
+	var cov [maxGroups]float32
+	for gi := range groups {
+		if g := &groups[gi]; !g.bigram && !g.verb && g.cov > 0 {
+			content |= 1 << uint(gi)
+			cov[gi] = g.cov
+		}
+	}
+	// seen[g] is the novelty factor left for word g.
 	var seen [maxGroups]float32
 	for i := range groups {
 		seen[i] = 1
 	}
+	decay := r.tu.coveredDecay
+	cover := func(mask uint64) {
+		for m := mask & content; m != 0; m &= m - 1 {
+			seen[bits.TrailingZeros64(m)] *= decay
+		}
+	}
 	top := hits[0].s
-	out := sc.div[:0]
-	out = append(out, hits[0])
+	out := append(sc.div[:0], hits[0])
 	rest := append(sc.divRest[:0], hits[1:]...)
-	r.cover(groups, sc.mask[hits[0].d], &seen)
+	cover(sc.mask[hits[0].d])
 	for len(out) < limit && len(rest) > 0 {
 		bi, bv := -1, float32(-1)
 		for i, h := range rest {
-			v := h.s / top * (1 - lambda + lambda*r.novelty(groups, sc.mask[h.d], &seen))
-			if v > bv {
+			var got, all float32
+			for m := sc.mask[h.d] & content; m != 0; m &= m - 1 {
+				gi := bits.TrailingZeros64(m)
+				all += cov[gi]
+				got += cov[gi] * seen[gi]
+			}
+			nov := float32(0)
+			if all > 0 {
+				nov = got / all
+			}
+			if v := h.s / top * (1 - lambda + lambda*nov); v > bv {
 				bi, bv = i, v
 			}
 		}
 		h := rest[bi]
 		out = append(out, h)
 		rest = append(rest[:bi], rest[bi+1:]...)
-		r.cover(groups, sc.mask[h.d], &seen)
+		cover(sc.mask[h.d])
 	}
 	sc.div, sc.divRest = out, rest
 	return out
-}
-
-// novelty is the share of the coverage weight of the words in mask that
-// no operation picked so far has covered (decayed per cover).
-func (r *Router) novelty(groups []group, mask uint64, seen *[maxGroups]float32) float32 {
-	var got, all float32
-	for gi := range groups {
-		g := &groups[gi]
-		if mask&(1<<uint(gi)) == 0 || g.bigram || g.verb || g.cov <= 0 {
-			continue
-		}
-		all += g.cov
-		got += g.cov * seen[gi]
-	}
-	if all == 0 {
-		return 0
-	}
-	return got / all
-}
-
-// cover decays the novelty of the words in mask.
-func (r *Router) cover(groups []group, mask uint64, seen *[maxGroups]float32) {
-	for gi := range groups {
-		if mask&(1<<uint(gi)) != 0 {
-			seen[gi] *= r.tu.coveredDecay
-		}
-	}
 }

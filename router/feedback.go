@@ -114,7 +114,7 @@ func (r *Router) feedback(groups []group, first []hit, total float32, f Filter, 
 	// Words the query already says are scored already.
 	terms := merged[:0]
 	for _, c := range merged {
-		if !slices.Contains(sc.qterms, c.t) {
+		if !sc.qterms.has(c.t) {
 			terms = append(terms, c)
 		}
 	}

@@ -106,12 +106,15 @@ var fieldB = [numFields]float64{
 type index struct {
 	terms   map[string]uint32 // word or ~stem → term id
 	bigrams map[uint64]uint32 // (stem term, stem term) → term id
-	stems   map[string]string // surface word → stem, for words seen at build
-	idf     []float32         // per term, over operations
-	post    postings          // term → operations
-	ns      postings          // term → namespaces (of two or more operations)
-	nsOf    []int32           // operation → namespace unit, -1 when alone
-	nsUnits int
+	stemIDs map[string]uint32 // surface word → its stem's term, for words seen at build
+	// queryStems caches stemTerm for other words (the index is otherwise
+	// immutable after build).
+	queryStems stemCache
+	idf        []float32 // per term, over operations
+	post       postings  // term → operations
+	ns         postings  // term → namespaces (of two or more operations)
+	nsOf       []int32   // operation → namespace unit, -1 when alone
+	nsUnits    int
 	// idTerms of operation d are idTerm[idStart[d]:idStart[d+1]]: the words
 	// of its resource (last namespace segment) and name, as terms.
 	idStart []uint32
@@ -148,12 +151,49 @@ func (e termEntry) t() uint32  { return uint32(e >> 24) }
 func (e termEntry) f() field   { return field(e >> 16) }
 func (e termEntry) tf() uint16 { return uint16(e) }
 
-// stemOf returns the stem of a surface word (cached for indexed words).
-func (ix *index) stemOf(w string) string {
-	if s, ok := ix.stems[w]; ok {
-		return s
+// stemTerm returns the term id of surface word w's stem, if indexed. The
+// words seen at build map to their stem term directly, with no stemming
+// and no allocation.
+func (ix *index) stemTerm(w string) (uint32, bool) {
+	if t, ok := ix.stemIDs[w]; ok {
+		return t, t != noTerm
 	}
-	return stem(w)
+	c := &ix.queryStems
+	c.mu.RLock()
+	t, ok := c.m[w]
+	c.mu.RUnlock()
+	if ok {
+		return t, t != noTerm
+	}
+	s := stem(w)
+	var buf [64]byte
+	if len(s)+1 > len(buf) {
+		t, ok = ix.terms[stemKey(s)]
+	} else {
+		t, ok = ix.terms[string(append(append(buf[:0], '~'), s...))]
+	}
+	if !ok {
+		t = noTerm
+	}
+	c.mu.Lock()
+	if len(c.m) < maxQueryStems {
+		if c.m == nil {
+			c.m = map[string]uint32{}
+		}
+		c.m[strings.Clone(w)] = t
+	}
+	c.mu.Unlock()
+	return t, ok
+}
+
+// maxQueryStems bounds the cache of stems of query words the catalog does
+// not have: stemming costs about a microsecond a word.
+const maxQueryStems = 4096
+
+// stemCache maps query words to their stem's term (noTerm when none).
+type stemCache struct {
+	mu sync.RWMutex
+	m  map[string]uint32
 }
 
 // bigramField marks the short, name-like fields whose adjacent word pairs
@@ -209,7 +249,7 @@ func (ix *index) lookup(w string, ws float32, out []variant) []variant {
 	}
 	if !ix.noStem {
 		// Skip the stem when it matches exactly the word's operations.
-		if t, ok := ix.terms[stemKey(ix.stemOf(w))]; ok && ix.df(t) != sdf {
+		if t, ok := ix.stemTerm(w); ok && ix.df(t) != sdf {
 			out = append(out, variant{t: t, w: ws})
 		}
 	}
@@ -465,7 +505,7 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	ix := &index{
 		terms:   make(map[string]uint32, 1024),
 		bigrams: make(map[uint64]uint32, 1024),
-		stems:   make(map[string]string, 1024),
+		stemIDs: make(map[string]uint32, 1024),
 		noStem:  opts.noStem,
 	}
 	n := len(ops)
@@ -489,7 +529,9 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 		}
 		remaps[c] = remap
 		for w, s := range v.stems {
-			ix.stems[w] = s
+			if _, ok := ix.stemIDs[w]; !ok {
+				ix.stemIDs[w] = ix.terms[stemKey(s)]
+			}
 		}
 		vocabs[c] = nil
 	}

@@ -107,6 +107,7 @@ type scratch struct {
 	acc      []float32 // fused score per doc
 	best     []float32 // best variant of the current group per doc
 	mask     []uint64  // groups matched per doc
+	fields   []uint16  // fields the query's terms matched per doc (for explain)
 	touched  []uint32
 	gtouched []uint32
 
@@ -118,7 +119,8 @@ type scratch struct {
 	words  []string
 	corr   []uint32
 	vbuf   []variant
-	qterms []uint32
+	qterms termSet // the query's terms (variants of weight ≥ 0.5)
+	qres   termSet // the resources the query names
 	heap   []hit
 	names  []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
@@ -144,6 +146,7 @@ func newScratch(n, nns int) *scratch {
 		acc:    make([]float32, n),
 		best:   make([]float32, n),
 		mask:   make([]uint64, n),
+		fields: make([]uint16, n),
 		nsAcc:  make([]float32, nns),
 		nsBest: make([]float32, nns),
 		nsMask: make([]uint64, nns),
@@ -327,7 +330,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			if isStopWord(w) || isNumber(w) {
 				continue
 			}
-			st, ok := ix.terms[stemKey(ix.stemOf(w))]
+			st, ok := ix.stemTerm(w)
 			if !ok || isQueryFiller(w) {
 				prev = noTerm
 				continue
@@ -481,11 +484,11 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	for _, g := range groups {
 		total += g.cov
 	}
-	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.touched[:0], &sc.gtouched, ix, r.tu.resMismatch)
+	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.fields, sc.touched[:0], &sc.gtouched, ix, r.tu.resMismatch)
 	touched := sc.touched
 	acc := sc.acc
 	if r.tu.ns > 0 && len(ix.ns.start) > 0 {
-		sc.nsTouched = accumulate(&ix.ns, ix.nsUnits, groups, sc.nsAcc, sc.nsBest, sc.nsMask, sc.nsTouched[:0], &sc.gtouched, nil, 0)
+		sc.nsTouched = accumulate(&ix.ns, ix.nsUnits, groups, sc.nsAcc, sc.nsBest, sc.nsMask, nil, sc.nsTouched[:0], &sc.gtouched, nil, 0)
 		for _, d := range touched {
 			if k := ix.nsOf[d]; k >= 0 {
 				acc[d] += r.tu.ns * sc.nsAcc[k]
@@ -496,29 +499,27 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 		sc.nsTouched = sc.nsTouched[:0]
 	}
-	// The query's terms, for the id-words boost.
-	qterms := sc.qterms[:0]
-	for _, g := range groups {
+	// The query's terms, for the id-words boost, and the resources it
+	// names.
+	qterms, qres := &sc.qterms, &sc.qres
+	qterms.reset()
+	qres.reset()
+	for i := range groups {
+		g := &groups[i]
 		if g.bigram {
 			continue
 		}
 		for _, v := range g.variants {
-			if v.w >= 0.5 && !slices.Contains(qterms, v.t) {
-				qterms = append(qterms, v.t)
+			if v.w >= 0.5 {
+				qterms.add(v.t)
 			}
 		}
-	}
-	sc.qterms = qterms
-	// Does the query name a resource of the catalog?
-	namesRes := false
-	for i := range groups {
-		if groups[i].nres > 0 && !groups[i].bigram {
-			namesRes = true
-			break
+		for _, t := range g.res[:g.nres] {
+			qres.add(t)
 		}
 	}
 	miss := r.tu.resMiss
-	if !namesRes {
+	if len(qres.terms) == 0 {
 		miss = 0
 	}
 	idb := r.tu.idBoost
@@ -536,10 +537,10 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		if idb > 0 {
 			lo, hi := ix.idStart[d], ix.idStart[d+1]
 			if hi > lo {
-				s *= 1 + idb*float32(countIn(ix.idTerm[lo:hi], qterms))/float32(hi-lo)
+				s *= 1 + idb*float32(qterms.count(ix.idTerm[lo:hi]))/float32(hi-lo)
 			}
 		}
-		if miss > 0 && !r.agreesAny(groups, d) {
+		if miss > 0 && !qres.any(ix.idTerm[ix.idStart[d]:ix.idStart[d+1]]) && !qres.any(ix.resTerm[ix.resStart[d]:ix.resStart[d+1]]) {
 			s *= 1 - miss
 		}
 		if len(sc.services) > 0 && (slices.Contains(sc.services, ix.svc.of[d][0]) || slices.Contains(sc.services, ix.svc.of[d][1])) {
@@ -548,7 +549,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		if sb := r.tu.sumBoost; sb > 0 {
 			lo, hi := ix.sumStart[d], ix.sumStart[d+1]
 			if hi > lo {
-				c := float32(countIn(ix.sumTerm[lo:hi], qterms)) / float32(hi-lo)
+				c := float32(qterms.count(ix.sumTerm[lo:hi])) / float32(hi-lo)
 				s *= 1 + sb*c*c
 			}
 		}
@@ -613,7 +614,7 @@ const (
 // ix, when not nil, is the index whose operations the units are: a
 // group naming a resource then counts resourceMismatch less on an
 // operation of another resource (see agrees).
-func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, touched []uint32, gbuf *[]uint32, ix *index, mismatch float32) []uint32 {
+func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, fields []uint16, touched []uint32, gbuf *[]uint32, ix *index, mismatch float32) []uint32 {
 	heavy := false
 	heavyPostings := uint32(max(minHeavy, units/heavyShare))
 	for pass := 0; pass < 2; pass++ {
@@ -638,6 +639,9 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 							continue
 						}
 						if i, ok := slices.BinarySearch(docs, d); ok {
+							if fields != nil {
+								fields[d] |= p.fields[int(lo)+i]
+							}
 							s := vals[i] * v.w
 							if best[d] == 0 {
 								gt = append(gt, d)
@@ -649,6 +653,7 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 					}
 					continue
 				}
+				fs := p.fields[lo:hi]
 				for k, d := range docs {
 					if restrict && (mask[d] == 0 || mask[d]&bit != 0) {
 						continue
@@ -659,6 +664,9 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 						best[d] = s
 					} else if s > best[d] {
 						best[d] = s
+					}
+					if fields != nil {
+						fields[d] |= fs[k]
 					}
 				}
 			}
@@ -690,17 +698,6 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 func (ix *index) agrees(g *group, d uint32) bool {
 	for _, t := range g.res[:g.nres] {
 		if slices.Contains(ix.idTerm[ix.idStart[d]:ix.idStart[d+1]], t) || slices.Contains(ix.resTerm[ix.resStart[d]:ix.resStart[d+1]], t) {
-			return true
-		}
-	}
-	return false
-}
-
-// agreesAny reports whether operation d agrees with some resource the
-// query names.
-func (r *Router) agreesAny(groups []group, d uint32) bool {
-	for i := range groups {
-		if g := &groups[i]; g.nres > 0 && !g.bigram && r.idx.agrees(g, d) {
 			return true
 		}
 	}
@@ -751,6 +748,7 @@ func (sc *scratch) clear() {
 	for _, d := range sc.touched {
 		sc.acc[d] = 0
 		sc.mask[d] = 0
+		sc.fields[d] = 0
 	}
 	sc.touched = sc.touched[:0]
 }
@@ -805,15 +803,4 @@ func properNames(intent string, out []string) []string {
 		i++
 	}
 	return out
-}
-
-// countIn counts the terms of ts that are in qs.
-func countIn(ts, qs []uint32) int {
-	n := 0
-	for _, t := range ts {
-		if slices.Contains(qs, t) {
-			n++
-		}
-	}
-	return n
 }
