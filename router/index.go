@@ -664,6 +664,10 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	var nsTerms [][]termEntry
 	var nsLens [][numFields]uint16
 	nsDF := make([]uint32, nt)
+	// The namespace documents keep the name-like fields only. Their
+	// entries are cut from shared blocks, as the operations' are.
+	keep := func(e termEntry) bool { return nsField[e.f()] && ix.vocab[e.t()] != "" }
+	var block []termEntry
 	for _, members := range nsMembers {
 		if len(members) < 2 {
 			for _, d := range members {
@@ -671,12 +675,23 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 			}
 			continue
 		}
-		var all []termEntry
+		size := 0
+		for _, d := range members {
+			for _, e := range docTerms[d] {
+				if keep(e) {
+					size++
+				}
+			}
+		}
+		if size > cap(block)-len(block) {
+			block = make([]termEntry, 0, max(entryBlock, size))
+		}
+		all := block[len(block) : len(block) : len(block)+size]
+		block = block[:len(block)+size]
 		var l [numFields]uint16
 		for _, d := range members {
-			// The namespace document keeps the name-like fields only.
 			for _, e := range docTerms[d] {
-				if nsField[e.f()] && ix.vocab[e.t()] != "" {
+				if keep(e) {
 					all = append(all, e)
 				}
 			}

@@ -605,6 +605,10 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 const (
 	heavyShare = 16
 	minHeavy   = 128
+	// binarySearchFactor: a heavy posting list is binary-searched for each
+	// touched unit when it is this many times longer than the touched
+	// list, and scanned otherwise.
+	binarySearchFactor = 12
 )
 
 // accumulate adds, per unit, the best variant of each group, and records
@@ -632,7 +636,7 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 					continue
 				}
 				docs, vals := p.doc[lo:hi], p.val[lo:hi]
-				if restrict && len(touched)*12 < len(docs) {
+				if restrict && len(touched)*binarySearchFactor < len(docs) {
 					// Few candidates: binary-search each one.
 					for _, d := range touched {
 						if mask[d]&bit != 0 {
