@@ -119,8 +119,9 @@ type scratch struct {
 	words  []string
 	corr   []uint32
 	vbuf   []variant
-	qterms termSet // the query's terms (variants of weight ≥ 0.5)
-	qres   termSet // the resources the query names
+	kth    []float32 // min-heap for kthAllowed
+	qterms termSet   // the query's terms (variants of weight ≥ 0.5)
+	qres   termSet   // the resources the query names
 	heap   []hit
 	names  []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
@@ -523,8 +524,23 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		miss = 0
 	}
 	idb := r.tu.idBoost
+	// The boosts below multiply a score by at most hiBoost and at least
+	// loBoost. An operation whose score times hiBoost stays under the
+	// limit-th best allowed score times loBoost cannot reach the top, so
+	// it is not boosted: most of a long query's matches are such.
+	hiBoost, loBoost := (1+r.tu.vboost)*(1+idb)*(1+r.tu.sumBoost), 1-miss
+	if len(sc.services) > 0 {
+		hiBoost *= 1 + r.tu.svc
+	}
+	var cutoff float32
+	if len(touched) > minPrune*limit {
+		cutoff = r.kthAllowed(touched, acc, f, limit, sc) * loBoost / hiBoost
+	}
 	for _, d := range touched {
 		s := acc[d]
+		if s < cutoff {
+			continue
+		}
 		if qverb != verbNone && !r.opts.noVerbs {
 			if ov := r.verbs[d]; ov == qverb || (qverb == verbRead && ov == verbList) || (qverb == verbList && ov == verbRead) {
 				if ov == qverb {
@@ -556,6 +572,49 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		acc[d] = s
 	}
 	return r.selectTop(touched, acc, f, limit, sc), total
+}
+
+// minPrune: score prunes the boosts of a query whose matches outnumber
+// its limit this many times.
+const minPrune = 8
+
+// kthAllowed returns the limit-th best score in acc among the documents
+// of touched that pass f, or 0 when fewer pass.
+func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int, sc *scratch) float32 {
+	h := sc.kth[:0]
+	for _, d := range touched {
+		s := acc[d]
+		if len(h) == limit && s <= h[0] || !f.allowed(r.ops[d]) {
+			continue
+		}
+		if len(h) < limit {
+			h = append(h, s)
+			for i := len(h) - 1; i > 0 && h[(i-1)/2] > h[i]; i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+			continue
+		}
+		h[0] = s
+		for i := 0; ; {
+			m, l := i, 2*i+1
+			if l < len(h) && h[l] < h[m] {
+				m = l
+			}
+			if l+1 < len(h) && h[l+1] < h[m] {
+				m = l + 1
+			}
+			if m == i {
+				break
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	sc.kth = h
+	if len(h) < limit {
+		return 0
+	}
+	return h[0]
 }
 
 // selectTop returns the best limit documents of touched (scores in acc)
