@@ -57,6 +57,21 @@ func TestDevSets(t *testing.T) {
 				o    Options
 			}{"no feedback", Options{noFeedback: true}},
 		)
+		for _, v := range []struct {
+			name string
+			mod  func(*tuning)
+		}{
+			{"no diversification", func(tu *tuning) { tu.diversity = 0 }},
+			{"no named services", func(tu *tuning) { tu.svc = 0 }},
+			{"no repeat weight", func(tu *tuning) { tu.qtf = 0 }},
+		} {
+			tu := defaultTuning()
+			v.mod(&tu)
+			variants = append(variants, struct {
+				name string
+				o    Options
+			}{v.name, Options{tune: &tu}})
+		}
 	}
 	for _, ds := range loadDevSets(t, dir) {
 		if ds.name == "helpdesk" {
