@@ -70,6 +70,8 @@ type tuning struct {
 	prfMinCov, compound                            float32
 	prfDocs, prfTerms, prfMinGroups                int
 	diversity, coveredDecay, qtf, clause, svc      float32
+	values, synMin                                 bool
+	derive                                         float32
 }
 
 func defaultTuning() tuning {
@@ -78,7 +80,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, derive: agentNounWeight,
 	}
 }
 

@@ -60,10 +60,7 @@ func TestResultVerbAndHiddenWrites(t *testing.T) {
 // contain its words, and an acronym plural ("PRs") must reach pull
 // requests.
 func TestSummaryStatedInFull(t *testing.T) {
-	mk := func(id, summary, method, path string) *operations.Operation {
-		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: summary, Kind: operations.KindRead,
-			HTTP: &operations.HTTPBinding{Method: method, Path: path}}
-	}
+	mk := func(id, summary, _, path string) *operations.Operation { return readOp(id, summary, path) }
 	ops := []*operations.Operation{
 		mk("gh.repos.get", "Get a repository", "GET", "/repos/{owner}/{repo}"),
 		mk("gh.security_advisories.get_repository_advisory", "Get a repository security advisory", "GET", "/repos/{owner}/{repo}/security-advisories/{ghsa_id}"),
@@ -78,8 +75,7 @@ func TestSummaryStatedInFull(t *testing.T) {
 		mk("gh.codespaces.list_in_repository_for_authenticated_user", "List codespaces in a repository for the authenticated user", "GET", "/repos/{owner}/{repo}/codespaces"),
 		mk("gh.migrations.list_repos_for_authenticated_user", "List repositories for a user migration", "GET", "/user/migrations/{migration_id}/repositories"),
 	}
-	r := New(ops, Options{})
-	for q, want := range map[string]string{
+	expectFirst(t, New(ops, Options{}), map[string]string{
 		"get a repository":              "gh.repos.get",
 		"list pull requests for a repo": "gh.pulls.list",
 		"list the PRs of a repo":        "gh.pulls.list",
@@ -88,31 +84,20 @@ func TestSummaryStatedInFull(t *testing.T) {
 		"show my notifications": "gh.activity.list_notifications_for_authenticated_user",
 		// A plural reaches its singular's synonyms: repositories → repo.
 		"list my repositories": "gh.repos.list_for_authenticated_user",
-	} {
-		res := r.Search(q, Filter{}, 3)
-		if len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
-			var got []string
-			for _, c := range res.Candidates {
-				got = append(got, c.Op.ID)
-			}
-			t.Errorf("%q ranked %v, want %s first", q, got, want)
-		}
-	}
+	})
 }
 
 // TestDiversifyCoversEveryAsk: a request for several things ranks an
 // operation for each thing near the top, not several operations for the
 // first thing; the leader is unchanged.
 func TestDiversifyCoversEveryAsk(t *testing.T) {
-	mk := func(id, summary string) *operations.Operation {
-		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: summary, Kind: operations.KindRead}
-	}
+	mk := func(id, summary string) *operations.Operation { return readOp(id, summary, "") }
 	ops := []*operations.Operation{
 		mk("social.tweets.search", "Search tweets by keyword"),
 		mk("social.tweets.search_latest", "Search the latest tweets by keyword"),
 		mk("social.tweets.search_media", "Search tweets with photos by keyword"),
 		mk("social.tweets.search_users", "Search users by keyword"),
-		mk("social.tweets.retweeters", "Users who retweeted a tweet"),
+		mk("social.tweets.shared_by", "Users who retweeted a tweet"),
 		mk("social.tweets.likes", "Users who liked a tweet"),
 		mk("social.weather.forecast", "Weather forecast for a city"),
 	}
@@ -131,7 +116,7 @@ func TestDiversifyCoversEveryAsk(t *testing.T) {
 		t.Fatalf("leader changed: plain %v, diversified %v", plain, div)
 	}
 	t.Logf("plain %v\ndiversified %v", plain, div)
-	if k := slices.Index(div, "social.tweets.retweeters"); k < 0 || k > 1 || k >= slices.Index(plain, "social.tweets.retweeters") {
+	if k := slices.Index(div, "social.tweets.shared_by"); k < 0 || k > 1 || k >= slices.Index(plain, "social.tweets.shared_by") {
 		t.Errorf("retweeters at %d of %v (plain ranking %v), want second and higher than plain", k, div, plain)
 	}
 }
@@ -140,9 +125,7 @@ func TestDiversifyCoversEveryAsk(t *testing.T) {
 // "<name> API" prefers that service's operations; the same words said
 // plainly do not pick a service.
 func TestNamedService(t *testing.T) {
-	mk := func(id, summary string) *operations.Operation {
-		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: summary, Kind: operations.KindRead}
-	}
+	mk := func(id, summary string) *operations.Operation { return readOp(id, summary, "") }
 	ops := []*operations.Operation{
 		mk("link_tools.shorten", "Shorten a long URL into a short link"),
 		mk("bitly.shorten", "Shorten a URL"),
@@ -151,23 +134,63 @@ func TestNamedService(t *testing.T) {
 		mk("world_news.latest", "Latest news headlines"),
 		mk("news_digest.latest", "Latest headlines"),
 	}
-	r := New(ops, Options{})
-	first := func(q string) string {
-		res := r.Search(q, Filter{}, 3)
-		if len(res.Candidates) == 0 {
-			return ""
-		}
-		return res.Candidates[0].Op.ID
-	}
-	for q, want := range map[string]string{
+	expectFirst(t, New(ops, Options{}), map[string]string{
 		"shorten a long url into a short link":   "link_tools.shorten",
 		"shorten a long url using the bitly API": "bitly.shorten",
 		"show the latest posts on Twitter":       "twitter.posts",
 		"show the latest news headlines":         "world_news.latest",
 		"latest headlines from the News Digest":  "news_digest.latest",
-	} {
-		if got := first(q); got != want {
-			t.Errorf("%q: first %q, want %q", q, got, want)
+	})
+}
+
+// TestGitHubShapedIntents: a value in the request ("octocat/hello-world")
+// is not a word to match; an agent noun is found from its verb ("who
+// contributed" → contributors); a word keeps its own weight when its
+// synonym is everywhere ("members" next to "user").
+func TestGitHubShapedIntents(t *testing.T) {
+	mk := readOp
+	ops := []*operations.Operation{
+		mk("gh.meta.get_octocat", "Get the Octocat as ASCII art saying hello world", "/octocat"),
+		mk("gh.repos.get", "Get a repository", "/repos/{owner}/{repo}"),
+		mk("gh.repos.list_contributors", "List repository contributors", "/repos/{owner}/{repo}/contributors"),
+		mk("gh.projects.get_for_org", "Get project for organization", "/orgs/{org}/projectsV2/{project_number}"),
+		mk("gh.projects.list_for_user", "List projects for user", "/users/{username}/projectsV2"),
+		mk("gh.orgs.list_members", "List organization members", "/orgs/{org}/members"),
+		mk("gh.orgs.get_membership_for_user", "Get organization membership for a user", "/orgs/{org}/memberships/{username}"),
+		mk("gh.users.get_by_username", "Get a user", "/users/{username}"),
+		mk("gh.users.list", "List users", "/users"),
+		mk("gh.users.list_followers_for_user", "List followers of a user", "/users/{username}/followers"),
+		mk("gh.users.list_following_for_user", "List the people a user follows", "/users/{username}/following"),
+	}
+	expectFirst(t, New(ops, Options{}), map[string]string{
+		"get the repository octocat/hello-world": "gh.repos.get",
+		"who has contributed to the repo":        "gh.repos.list_contributors",
+		"who follows torvalds":                   "gh.users.list_followers_for_user",
+		"members of the acme org":                "gh.orgs.list_members",
+	})
+}
+
+// readOp is a read operation with a summary and, when path is not empty,
+// a GET binding.
+func readOp(id, summary, path string) *operations.Operation {
+	op := &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: summary, Kind: operations.KindRead}
+	if path != "" {
+		op.HTTP = &operations.HTTPBinding{Method: "GET", Path: path}
+	}
+	return op
+}
+
+// expectFirst checks that each query of want ranks its operation first.
+func expectFirst(t *testing.T, r *Router, want map[string]string) {
+	t.Helper()
+	for q, id := range want {
+		res := r.Search(q, Filter{}, 3)
+		if len(res.Candidates) == 0 || res.Candidates[0].Op.ID != id {
+			var got []string
+			for _, c := range res.Candidates {
+				got = append(got, c.Op.ID)
+			}
+			t.Errorf("%q ranked %v, want %s first", q, got, id)
 		}
 	}
 }

@@ -14,11 +14,11 @@ import (
 // helpdesk catalog, set just under what the router reaches (see
 // BENCHMARKS.md, "Router"). A change that lowers them must say why.
 const (
-	floorTop1         = 0.61 // reached: 0.616 (0.624 before summaryBoost, which lifts GitHub's "get a repository" -> repos.get and both dev sets; see BENCHMARKS.md)
-	floorRecall5      = 0.86 // reached: 0.871
-	floorNoMatchPrec  = 0.34 // reached: 0.342
+	floorTop1         = 0.62 // reached: 0.629
+	floorRecall5      = 0.87 // reached: 0.878
+	floorNoMatchPrec  = 0.34 // reached: 0.351
 	floorNoMatchRec   = 0.43 // reached: 0.433 (0.467 before the resource-miss penalty: "merge the two user accounts" now leads with users.*; see BENCHMARKS.md)
-	floorRunPrecision = 0.91 // reached: 0.922
+	floorRunPrecision = 0.91 // reached: 0.926
 )
 
 func TestHelpdeskQuality(t *testing.T) {

@@ -62,10 +62,13 @@ const (
 	// first-person word ("my", "me", "I") adds: it names whose things,
 	// rarely what.
 	selfWeight = 0.5
+	// agentNounWeight scales a catalog's agent noun reached from a query
+	// word ("contributed" → contributor; see addAgentNouns).
+	agentNounWeight = 0.7
 	// repeatWeight raises a word's weight by this share for each time the
 	// query says it again (at most maxRepeats times): a long request that
 	// says "order" three times is about orders.
-	repeatWeight = 0.3
+	repeatWeight = 0.5
 	maxRepeats   = 2
 )
 
@@ -179,6 +182,9 @@ var selfWords = map[string]bool{"me": true, "my": true, "mine": true, "myself": 
 
 func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verbClass) {
 	ix := r.idx
+	if r.tu.values {
+		intent = maskValues(intent)
+	}
 	words := sc.words[:0]
 	splitWordsParts(intent, false, func(w string) { words = append(words, w) })
 	sc.names = properNames(intent, sc.names[:0])
@@ -282,6 +288,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			for _, v := range ix.lookup(w[:i], r.tu.stem, sc.vbuf[:0]) {
 				addVariant(&g, v.t, weightAlphaPrefix*v.w)
 			}
+		}
+		if r.tu.derive > 0 && vc == verbNone {
+			r.addAgentNouns(&g, w)
 		}
 		if alts, ok := r.syn.lookup(w); ok {
 			n0 := len(g.variants)
@@ -387,16 +396,32 @@ func (r *Router) compounds(words []string, groups []group) []group {
 	return groups
 }
 
-// shareIDF scores a word and its synonyms as one concept (as Lucene's
-// SynonymQuery does): every variant is weighed with the idf of the most
-// frequent of them, so that a rare synonym ("issues" in one description)
-// does not outrank the catalog's own word for the concept ("ticket").
-// Variants from n0 on are the synonyms.
+// shareIDF weighs a word's synonyms (variants from n0 on) so that none
+// counts more than the word itself: a rare synonym ("issues" in one
+// description) does not outrank the catalog's own word for the concept
+// ("ticket"). The word keeps its own idf: "members" stays specific in a
+// catalog where its synonym "user" is everywhere. A word the catalog does
+// not know is weighed, with its synonyms, at the idf of the most frequent
+// of them.
 func (r *Router) shareIDF(g *group, n0 int) {
 	if len(g.variants) <= n0 || n0 == 0 && len(g.variants) < 2 {
 		return
 	}
 	idf := r.idx.idf
+	if n0 > 0 && !r.tu.synMin {
+		// The word keeps its own idf; a synonym counts at most as much.
+		own := idf[g.variants[0].t]
+		for i := n0; i < len(g.variants); i++ {
+			v := &g.variants[i]
+			if idf[v.t] > own {
+				v.w *= own / idf[v.t]
+			}
+			// Coverage is the concept's: a match through a common
+			// synonym says less than the rare word would.
+			g.cov = min(g.cov, idf[v.t])
+		}
+		return
+	}
 	low := float32(math.MaxFloat32)
 	for _, v := range g.variants {
 		low = min(low, idf[v.t])
@@ -866,4 +891,25 @@ func properNames(intent string, out []string) []string {
 		i++
 	}
 	return out
+}
+
+// agentSuffixes turn a verb's stem into the nouns of who does it:
+// contribut+or, follow+er, assign+ee, creat+or, manag+er.
+var agentSuffixes = [...]string{"or", "er", "ee"}
+
+// addAgentNouns adds to g the catalog's words for who does what w says:
+// "who contributed" → contributor, "who follows" → follower, "review" →
+// reviewer. The English stemmer keeps agent nouns apart from their verbs.
+func (r *Router) addAgentNouns(g *group, w string) {
+	s := stem(w)
+	if len(s) < 4 || len(s)+3 > 64 {
+		return
+	}
+	var buf [64]byte
+	for _, suf := range agentSuffixes {
+		k := append(append(buf[:0], s...), suf...)
+		if t, ok := r.idx.terms[string(k)]; ok {
+			addVariant(g, t, r.tu.derive)
+		}
+	}
 }

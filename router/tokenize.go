@@ -259,3 +259,88 @@ func plural(w string) string {
 	}
 	return w
 }
+
+// maskValues blanks the tokens of a query that are values rather than
+// words: URLs and e-mail addresses, slugs and paths ("octocat/hello-world",
+// "src/main.go", "feature/login") and file or host names ("main.go",
+// "example.com"). Their words name things the user has, not operations
+// ("octocat" is a user here, not GET /octocat). It returns q itself when
+// nothing is masked.
+func maskValues(q string) string {
+	var b []byte
+	for i := 0; i < len(q); {
+		for i < len(q) && isSpaceOrQuote(q[i]) {
+			i++
+		}
+		j := i
+		for j < len(q) && !isSpaceOrQuote(q[j]) {
+			j++
+		}
+		if j > i && isValueToken(strings.TrimRight(q[i:j], ".,;:!?)")) {
+			if b == nil {
+				b = []byte(q)
+			}
+			for k := i; k < j; k++ {
+				b[k] = ' '
+			}
+		}
+		i = j
+	}
+	if b == nil {
+		return q
+	}
+	return string(b)
+}
+
+func isSpaceOrQuote(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\'' || c == '"' || c == '`' || c == '('
+}
+
+// isValueToken reports whether t (one whitespace-delimited token) is a
+// value: it has "://" or "@" between characters, a "/" between two
+// letters or digits (unless every part is capitalised: "CI/CD"), or a "."
+// between a letter or digit and a final part of one to four letters
+// ("main.go", "example.com", not "v1.2" nor "etc.") when it does not start
+// with a capital ("Kick.com" names a service).
+func isValueToken(t string) bool {
+	if strings.Contains(t, "://") {
+		return true
+	}
+	for k := 1; k+1 < len(t); k++ {
+		c, prev, next := t[k], t[k-1], t[k+1]
+		if !isASCIIAlnum(prev) || !isASCIIAlnum(next) {
+			continue
+		}
+		switch c {
+		case '@':
+			return true
+		case '/':
+			// Capitalised parts are names ("CI/CD", "Verifier/Validator").
+			if !allPartsCapitalised(t, '/') {
+				return true
+			}
+		case '.':
+			// A capitalised host is a name ("Kick.com", "Node.js").
+			ext := t[k+1:]
+			if len(ext) <= 4 && strings.IndexFunc(ext, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 && !(t[0] >= 'A' && t[0] <= 'Z') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allPartsCapitalised reports whether every sep-separated part of t
+// starts with a capital letter.
+func allPartsCapitalised(t string, sep byte) bool {
+	for _, p := range strings.Split(t, string(sep)) {
+		if p == "" || p[0] < 'A' || p[0] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIIAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -88,3 +88,22 @@ func TestAcronymPlurals(t *testing.T) {
 		}
 	}
 }
+
+func TestMaskValues(t *testing.T) {
+	for q, want := range map[string]string{
+		"get the repository octocat/hello-world": "get the repository                    ",
+		"read src/main.go, then stop":            "read              then stop",
+		"check example.com.":                     "check             ",
+		"invite dave@example.com now":            "invite                  now",
+		"post to https://example.com/hook":       "post to                         ",
+		// Names and versions stay.
+		"on Kick.com":                  "on Kick.com",
+		"the CI/CD pipeline":           "the CI/CD pipeline",
+		"the Email Verifier/Validator": "the Email Verifier/Validator",
+		"upgrade to v1.2 etc.":         "upgrade to v1.2 etc.",
+	} {
+		if got := maskValues(q); got != want {
+			t.Errorf("maskValues(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
