@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/intentsrv/intentsrv/examples/helpdesk"
+	"github.com/intentsrv/intentsrv/manifest/openapi"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -33,6 +34,13 @@ func loadDevSets(t testing.TB, dir string) []devSet {
 			lab[op] = labels[i]
 		}
 		out = append(out, devSet{set, ops, lab, qs})
+	}
+	if spec := os.Getenv("INTENTSRV_GITHUB_SPEC"); spec != "" {
+		if ds, err := githubDevSet(spec); err == nil {
+			out = append(out, ds)
+		} else {
+			t.Fatal(err)
+		}
 	}
 	if reg, err := helpdesk.Catalog(); err == nil {
 		if qs, err := LoadQueries(filepath.Join("..", "testdata", "intents", "helpdesk.jsonl")); err == nil {
@@ -135,6 +143,10 @@ func TestTune(t *testing.T) {
 	for _, x := range []float32{0, 0.15, 0.5, 1} {
 		vs = append(vs, variantT{fmt.Sprintf("svc=%.2f", x), func(tu *tuning) { tu.svc = x }})
 	}
+	vs = append(vs, variantT{"values=off", func(tu *tuning) { tu.values = false }})
+	for _, x := range []float32{0.35, 0.5, 0.7} {
+		vs = append(vs, variantT{fmt.Sprintf("derive=%.2f", x), func(tu *tuning) { tu.derive = x }})
+	}
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {
@@ -147,12 +159,37 @@ func TestTune(t *testing.T) {
 			r := New(s.ops, Options{tune: &tu})
 			rep := Evaluate(r, s.qs, EvalOptions{LabelOf: func(op *operations.Operation) string { return s.lab[op] }})
 			m := rep.All
-			if s.name == "helpdesk" {
-				line += fmt.Sprintf(" | help top1 %.3f r@5 %.3f nmP %.2f nmR %.2f runP %.2f runR %.2f", m.Top1, m.Recall5, m.NoMatchPrec, m.NoMatchRec, m.RunPrecision, m.RunRate)
+			if s.name == "helpdesk" || s.name == "github" {
+				line += fmt.Sprintf(" | %s top1 %.3f r@5 %.3f hit@5 %.3f nmP %.2f nmR %.2f runP %.2f runR %.2f", s.name[:4], m.Top1, m.Recall5, m.Hit5, m.NoMatchPrec, m.NoMatchRec, m.RunPrecision, m.RunRate)
 				continue
 			}
 			line += fmt.Sprintf(" | %s top1 %.3f r@5 %.3f hit@5 %.3f ndcg %.4f", s.name[:4], m.Top1, m.Recall5, m.Hit5, m.NDCG10)
 		}
 		fmt.Println(line)
 	}
+}
+
+// githubDevSet loads GitHub's OpenAPI spec at path and the project's
+// GitHub intents.
+func githubDevSet(path string) (devSet, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return devSet{}, err
+	}
+	cat, err := openapi.Parse("github", data, openapi.ParseOptions{})
+	if err != nil {
+		return devSet{}, err
+	}
+	list := cat.Operations(openapi.BindOptions{})
+	ops := make([]*operations.Operation, len(list))
+	lab := map[*operations.Operation]string{}
+	for i := range list {
+		ops[i] = &list[i]
+		lab[ops[i]] = ops[i].ID
+	}
+	qs, err := LoadQueries(filepath.Join("..", "testdata", "intents", "github.jsonl"))
+	if err != nil {
+		return devSet{}, err
+	}
+	return devSet{"github", ops, lab, qs}, nil
 }

@@ -1,0 +1,67 @@
+package router_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/intentsrv/intentsrv/manifest/openapi"
+	"github.com/intentsrv/intentsrv/operations"
+	"github.com/intentsrv/intentsrv/router"
+)
+
+// Quality floors on the project's GitHub intents over GitHub's own REST API
+// description (1,223 operations), set just under what the router reaches
+// (see BENCHMARKS.md, "Router"). The spec is fetched by
+// .ci/install-github-spec.sh; INTENTSRV_GITHUB_SPEC names it.
+const (
+	githubFloorTop1         = 0.60 // reached: 0.616
+	githubFloorRecall5      = 0.80 // reached: 0.808
+	githubFloorRunPrecision = 0.80 // reached: 0.846
+)
+
+func TestGitHubQuality(t *testing.T) {
+	path := os.Getenv("INTENTSRV_GITHUB_SPEC")
+	if path == "" {
+		if os.Getenv("INTENTSRV_E2E") != "" {
+			t.Fatal("INTENTSRV_GITHUB_SPEC is not set: run .ci/install-github-spec.sh (INTENTSRV_E2E=1 needs every real component)")
+		}
+		t.Skip("INTENTSRV_GITHUB_SPEC not set (bash .ci/install-github-spec.sh prints it)")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := openapi.Parse("github", data, openapi.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := cat.Operations(openapi.BindOptions{})
+	ops := make([]*operations.Operation, len(list))
+	for i := range list {
+		ops[i] = &list[i]
+	}
+	qs, err := router.LoadQueries(filepath.Join("..", "testdata", "intents", "github.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := router.Evaluate(router.New(ops, router.Options{}), qs, router.EvalOptions{Misses: true})
+	m := rep.All
+	t.Logf("%d operations, %d queries (%d no-match): top-1 %.3f recall@5 %.3f hit@5 %.3f nDCG@10 %.3f no-match P %.3f R %.3f run rate %.3f run P %.3f",
+		len(ops), m.N, m.NNoMatch, m.Top1, m.Recall5, m.Hit5, m.NDCG10, m.NoMatchPrec, m.NoMatchRec, m.RunRate, m.RunPrecision)
+	for _, x := range rep.Misses {
+		t.Logf("miss: %q want %v got %v [%s]", x.Query, x.Labels, x.Got, x.Decision)
+	}
+	for _, c := range []struct {
+		name       string
+		got, floor float64
+	}{
+		{"top-1", m.Top1, githubFloorTop1},
+		{"recall@5", m.Recall5, githubFloorRecall5},
+		{"run precision", m.RunPrecision, githubFloorRunPrecision},
+	} {
+		if c.got < c.floor {
+			t.Errorf("%s = %.3f, below the floor %.3f", c.name, c.got, c.floor)
+		}
+	}
+}
