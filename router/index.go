@@ -71,7 +71,7 @@ type tuning struct {
 	prfDocs, prfTerms, prfMinGroups                int
 	diversity, coveredDecay, qtf, clause, svc      float32
 	values, synMin                                 bool
-	derive                                         float32
+	derive, itemBoost                              float32
 }
 
 func defaultTuning() tuning {
@@ -80,7 +80,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, derive: agentNounWeight,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, derive: agentNounWeight, itemBoost: itemBoost,
 	}
 }
 

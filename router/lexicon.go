@@ -56,7 +56,10 @@ var verbLexicon = map[string]verbClass{
 	"make": verbCreate, "post": verbCreate, "insert": verbCreate,
 	"register": verbCreate, "submit": verbCreate, "file": verbCreate,
 	"start": verbCreate, "generate": verbCreate, "upload": verbCreate,
-	"write": verbCreate, "raise": verbCreate,
+	"write": verbCreate, "raise": verbCreate, "comment": verbCreate,
+	"reply": verbCreate, "react": verbCreate, "publish": verbCreate,
+	"invite": verbCreate, "fork": verbCreate, "star": verbCreate,
+	"follow": verbCreate, "subscribe": verbCreate,
 	// update
 	"change": verbUpdate, "edit": verbUpdate, "rename": verbUpdate,
 	"bump": verbUpdate, "update": verbUpdate, "modify": verbUpdate,
@@ -65,15 +68,20 @@ var verbLexicon = map[string]verbClass{
 	"close": verbUpdate, "reopen": verbUpdate, "resolve": verbUpdate,
 	"mark": verbUpdate, "tag": verbUpdate, "label": verbUpdate,
 	"merge": verbUpdate, "replace": verbUpdate, "archive": verbUpdate,
+	"lock": verbUpdate, "unlock": verbUpdate, "pin": verbUpdate,
+	"unpin": verbUpdate, "enable": verbUpdate, "disable": verbUpdate,
+	"approve": verbUpdate,
 	// delete
 	"delete": verbDelete, "remove": verbDelete, "kill": verbDelete,
 	"drop": verbDelete, "destroy": verbDelete, "erase": verbDelete,
 	"purge": verbDelete, "wipe": verbDelete, "nuke": verbDelete,
 	"trash": verbDelete, "discard": verbDelete, "unregister": verbDelete,
-	"cancel": verbDelete, "revoke": verbDelete,
+	"cancel": verbDelete, "revoke": verbDelete, "unstar": verbDelete,
+	"unfollow": verbDelete, "unsubscribe": verbDelete,
 	// run
 	"run": verbRun, "execute": verbRun, "trigger": verbRun, "invoke": verbRun,
 	"send": verbRun, "call": verbRun, "dispatch": verbRun, "rerun": verbRun,
+	"deploy": verbRun, "restart": verbRun, "retry": verbRun,
 }
 
 // phrasalVerb is a verb whose meaning comes with a particle ("pull up",
@@ -98,6 +106,7 @@ var phrasalVerbs = map[string]phrasalVerb{
 	"turn on": {verbUpdate, "enable"}, "turn off": {verbUpdate, "disable"},
 	"switch off": {verbUpdate, "disable"}, "shut down": {verbUpdate, "stop"},
 	"take off": {verbDelete, "remove"}, "get rid": {verbDelete, "delete"},
+	"kick out": {verbDelete, "remove"}, "throw out": {verbDelete, "remove"},
 	"throw away": {verbDelete, "delete"}, "clean up": {verbDelete, "delete"},
 	"kick off": {verbRun, "start"}, "fire off": {verbRun, "send"},
 }

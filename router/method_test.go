@@ -1,6 +1,8 @@
 package router
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -161,12 +163,24 @@ func TestGitHubShapedIntents(t *testing.T) {
 		mk("gh.users.list", "List users", "/users"),
 		mk("gh.users.list_followers_for_user", "List followers of a user", "/users/{username}/followers"),
 		mk("gh.users.list_following_for_user", "List the people a user follows", "/users/{username}/following"),
+		mk("gh.issues.get", "Get an issue", "/repos/{owner}/{repo}/issues/{issue_number}"),
+		withParam(mk("gh.issues.list_comments", "List issue comments", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
+			"since", "Only show results that were last updated after the given time."),
+		withParam(mk("gh.issues.list", "List issues assigned to the authenticated user", "/issues"),
+			"state", "Indicates the state of the issues to show."),
+		mk("gh.issues.get_comment", "Get an issue comment", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
+		{ID: "gh.issues.create_comment", Namespace: "gh.issues", Summary: "Create an issue comment", Kind: operations.KindWrite,
+			HTTP: &operations.HTTPBinding{Method: "POST", Path: "/repos/{owner}/{repo}/issues/{issue_number}/comments"}},
 	}
 	expectFirst(t, New(ops, Options{}), map[string]string{
 		"get the repository octocat/hello-world": "gh.repos.get",
 		"who has contributed to the repo":        "gh.repos.list_contributors",
 		"who follows torvalds":                   "gh.users.list_followers_for_user",
 		"members of the acme org":                "gh.orgs.list_members",
+		// An identifier after a resource word asks for one item.
+		"show issue 1347": "gh.issues.get",
+		// Verbs of the trade: "comment on" creates a comment.
+		"comment on issue 7 that the fix is out": "gh.issues.create_comment",
 	})
 }
 
@@ -193,4 +207,10 @@ func expectFirst(t *testing.T, r *Router, want map[string]string) {
 			t.Errorf("%q ranked %v, want %s first", q, got, id)
 		}
 	}
+}
+
+// withParam gives op one string parameter.
+func withParam(op *operations.Operation, name, description string) *operations.Operation {
+	op.Input = json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%q:{"type":"string","description":%q}}}`, name, description))
+	return op
 }

@@ -62,6 +62,10 @@ const (
 	// first-person word ("my", "me", "I") adds: it names whose things,
 	// rarely what.
 	selfWeight = 0.5
+	// itemBoost multiplies by 1 + itemBoost the score of an operation on
+	// one item ("GET /issues/{issue_number}", tickets.get) of a resource the
+	// query names with an identifier ("issue 1347", "commit 6dcb09b").
+	itemBoost = 0.3
 	// agentNounWeight scales a catalog's agent noun reached from a query
 	// word ("contributed" → contributor; see addAgentNouns).
 	agentNounWeight = 0.7
@@ -95,6 +99,9 @@ type group struct {
 	nres uint8
 	// repeats counts the later occurrences of the word in the query.
 	repeats uint8
+	// item: an identifier follows the word ("issue 1347"): the request is
+	// about one item of the resource the word names.
+	item bool
 }
 
 // addRes records t as a resource variant of g, when it is one.
@@ -135,6 +142,7 @@ type scratch struct {
 	fused  []hit
 	fb     []variant // feedback word candidates
 	div    []hit     // diversified ranking
+	items  []string  // words followed by an identifier (itemNouns)
 	// services the query names (see namedServices)
 	services []int32
 	divRest  []hit
@@ -182,6 +190,7 @@ var selfWords = map[string]bool{"me": true, "my": true, "mine": true, "myself": 
 
 func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verbClass) {
 	ix := r.idx
+	sc.items = itemNouns(intent, sc.items[:0])
 	if r.tu.values {
 		intent = maskValues(intent)
 	}
@@ -261,7 +270,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				break
 			}
 		}
-		g := group{surface: w, verb: vc != verbNone}
+		g := group{surface: w, verb: vc != verbNone, item: vc == verbNone && slices.Contains(sc.items, w)}
 		g.variants = ix.lookup(w, r.tu.stem, nil)
 		if len(g.variants) > 0 {
 			if k := seen(g.variants[0].t); k >= 0 {
@@ -553,7 +562,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	// loBoost. An operation whose score times hiBoost stays under the
 	// limit-th best allowed score times loBoost cannot reach the top, so
 	// it is not boosted: most of a long query's matches are such.
-	hiBoost, loBoost := (1+r.tu.vboost)*(1+idb)*(1+r.tu.sumBoost), 1-miss
+	hiBoost, loBoost := (1+r.tu.vboost)*(1+idb)*(1+r.tu.sumBoost)*(1+r.tu.itemBoost), 1-miss
 	if len(sc.services) > 0 {
 		hiBoost *= 1 + r.tu.svc
 	}
@@ -583,6 +592,9 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 		if miss > 0 && !qres.any(ix.idTerm[ix.idStart[d]:ix.idStart[d+1]]) && !qres.any(ix.resTerm[ix.resStart[d]:ix.resStart[d+1]]) {
 			s *= 1 - miss
+		}
+		if ib := r.tu.itemBoost; ib > 0 && r.item[d] && r.itemAgrees(groups, d) {
+			s *= 1 + ib
 		}
 		if len(sc.services) > 0 && (slices.Contains(sc.services, ix.svc.of[d][0]) || slices.Contains(sc.services, ix.svc.of[d][1])) {
 			s *= 1 + r.tu.svc
@@ -912,4 +924,15 @@ func (r *Router) addAgentNouns(g *group, w string) {
 			addVariant(g, t, r.tu.derive)
 		}
 	}
+}
+
+// itemAgrees reports whether operation d is about the resource of a query
+// word followed by an identifier ("issue" in "show issue 1347").
+func (r *Router) itemAgrees(groups []group, d uint32) bool {
+	for i := range groups {
+		if g := &groups[i]; g.item && g.nres > 0 && r.idx.agrees(g, d) {
+			return true
+		}
+	}
+	return false
 }

@@ -303,7 +303,7 @@ func isSpaceOrQuote(c byte) bool {
 // ("main.go", "example.com", not "v1.2" nor "etc.") when it does not start
 // with a capital ("Kick.com" names a service).
 func isValueToken(t string) bool {
-	if strings.Contains(t, "://") {
+	if strings.Contains(t, "://") || isCode(t) {
 		return true
 	}
 	for k := 1; k+1 < len(t); k++ {
@@ -343,4 +343,50 @@ func allPartsCapitalised(t string, sep byte) bool {
 
 func isASCIIAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// isCode reports whether t is an identifier made of letters and digits
+// ("6dcb09b", "CA107308006SI", "tt0111161"): seven characters or more,
+// with at least three digits and two letters. Words that mix a few digits
+// ("covid19", "sha256", "ec2") are not codes.
+func isCode(t string) bool {
+	if len(t) < 7 {
+		return false
+	}
+	digits, letters := 0, 0
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters++
+		default:
+			return false
+		}
+	}
+	return digits >= 3 && letters >= 2
+}
+
+// isIdentifier reports whether token t names one item: a number ("42",
+// "#42") or a code ("6dcb09b").
+func isIdentifier(t string) bool {
+	t = strings.TrimLeft(strings.TrimRight(t, ".,;:!?)'\""), "#('\"")
+	return isNumber(t) || isCode(t)
+}
+
+// itemNouns appends to out the words of q, lower-cased, that are followed
+// by an identifier ("issue 1347", "commit 6dcb09b", "PR #12"): the request
+// is about one item of that resource.
+func itemNouns(q string, out []string) []string {
+	prev := ""
+	for _, tok := range strings.Fields(q) {
+		if prev != "" && isIdentifier(tok) {
+			out = append(out, prev)
+		}
+		prev = ""
+		if w := strings.ToLower(strings.Trim(tok, ".,;:!?()'\"")); w != "" && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+			prev = w
+		}
+	}
+	return out
 }

@@ -96,6 +96,9 @@ func TestMaskValues(t *testing.T) {
 		"check example.com.":                     "check             ",
 		"invite dave@example.com now":            "invite                  now",
 		"post to https://example.com/hook":       "post to                         ",
+		"show commit 6dcb09b":                    "show commit        ",
+		// Words with a few digits are words.
+		"start an ec2 instance, covid19 stats, sha256": "start an ec2 instance, covid19 stats, sha256",
 		// Names and versions stay.
 		"on Kick.com":                  "on Kick.com",
 		"the CI/CD pipeline":           "the CI/CD pipeline",

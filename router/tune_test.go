@@ -147,6 +147,9 @@ func TestTune(t *testing.T) {
 	for _, x := range []float32{0.35, 0.5, 0.7} {
 		vs = append(vs, variantT{fmt.Sprintf("derive=%.2f", x), func(tu *tuning) { tu.derive = x }})
 	}
+	for _, x := range []float32{0, 0.15, 0.5} {
+		vs = append(vs, variantT{fmt.Sprintf("item=%.2f", x), func(tu *tuning) { tu.itemBoost = x }})
+	}
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {
