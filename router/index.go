@@ -125,6 +125,12 @@ type index struct {
 	// content words of its summary, as terms (for summaryBoost).
 	sumStart []uint32
 	sumTerm  []uint32
+	// itemTerms of operation d are itemTerm[itemStart[d]:itemStart[d+1]]:
+	// the words of the resource it acts on one item of ("issues" in
+	// GET /repos/{owner}/{repo}/issues/{issue_number}, "tickets" in
+	// tickets.get); none when it acts on a collection or on nothing.
+	itemStart []uint32
+	itemTerm  []uint32
 	// resTerms of operation d are resTerm[resStart[d]:resStart[d+1]]: the
 	// words of its resource, the id segment before the name ("tickets"
 	// in helpdesk.tickets.list) and the last literal segment of its HTTP
@@ -282,34 +288,49 @@ func opFields(op *operations.Operation, fn func(f field, text string)) {
 		fn(fExample, e.Intent)
 	}
 	if len(op.Input) > 0 {
-		// jsonparser walks the schema without building it, and only the
-		// top-level properties: one pass over each property's keys.
-		jsonparser.ObjectEach(op.Input, func(key, value []byte, _ jsonparser.ValueType, _ int) error {
-			fn(fParam, string(key))
-			jsonparser.ObjectEach(value, func(k, v []byte, t jsonparser.ValueType, _ int) error {
-				switch string(k) {
-				case "description", "title":
-					if t == jsonparser.String {
-						fn(fParamDesc, unescape(v))
-					}
-				case "enum":
-					if t == jsonparser.Array {
-						jsonparser.ArrayEach(v, func(e []byte, t jsonparser.ValueType, _ int, _ error) {
-							if t == jsonparser.String {
-								fn(fParamDesc, unescape(e))
-							}
-						})
-					}
-				}
-				return nil
-			})
-			return nil
-		}, "properties")
+		paramFields(op.Input, paramDepth, fn)
 	}
 	if op.HTTP != nil {
 		fn(fPath, op.HTTP.Method)
 		fn(fPath, op.HTTP.Path)
 	}
+}
+
+// paramDepth is how deep parameters are indexed: the top-level ones and the
+// properties of an object parameter (an OpenAPI request body: "bio" in
+// {"body": {"properties": {"bio": ...}}}).
+const paramDepth = 2
+
+// paramFields calls fn with the names (fParam), descriptions, titles and
+// enum values (fParamDesc) of schema's properties, depth levels deep.
+// jsonparser walks the schema without building it: one pass over each
+// property's keys.
+func paramFields(schema []byte, depth int, fn func(f field, text string)) {
+	jsonparser.ObjectEach(schema, func(key, value []byte, _ jsonparser.ValueType, _ int) error {
+		fn(fParam, string(key))
+		jsonparser.ObjectEach(value, func(k, v []byte, t jsonparser.ValueType, _ int) error {
+			switch string(k) {
+			case "description", "title":
+				if t == jsonparser.String {
+					fn(fParamDesc, unescape(v))
+				}
+			case "enum":
+				if t == jsonparser.Array {
+					jsonparser.ArrayEach(v, func(e []byte, t jsonparser.ValueType, _ int, _ error) {
+						if t == jsonparser.String {
+							fn(fParamDesc, unescape(e))
+						}
+					})
+				}
+			case "properties":
+				if depth > 1 && t == jsonparser.Object {
+					paramFields(value, depth-1, fn)
+				}
+			}
+			return nil
+		})
+		return nil
+	}, "properties")
 }
 
 // minParallelOps is the catalog size from which buildIndex tokenizes
@@ -471,6 +492,26 @@ func resourceSegment(id string) string {
 	return id[j+1 : i]
 }
 
+// itemNoun returns the resource op acts on one item of: the last literal
+// segment of an HTTP path that ends in a parameter ("issues" in
+// /repos/{owner}/{repo}/issues/{issue_number}), or the resource segment of
+// an operation without HTTP whose name reads one thing (tickets.get). It
+// returns "" for operations on collections.
+func itemNoun(op *operations.Operation) string {
+	if h := op.HTTP; h != nil && h.Path != "" {
+		p := strings.TrimRight(h.Path, "/")
+		last := p[strings.LastIndexByte(p, '/')+1:]
+		if !strings.HasPrefix(last, "{") && !strings.HasPrefix(last, ":") {
+			return ""
+		}
+		return pathNoun(p)
+	}
+	if opVerb(op) == verbRead {
+		return resourceSegment(op.ID)
+	}
+	return ""
+}
+
 // pathNoun returns the last literal segment of an HTTP path, skipping
 // {parameters}: "issues" in "/repos/{owner}/{repo}/issues/{issue_number}".
 func pathNoun(path string) string {
@@ -545,10 +586,12 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	resTerms := make([][]uint32, len(cs))
 	ix.sumStart = make([]uint32, n+1)
 	sumTerms := make([][]uint32, len(cs))
+	ix.itemStart = make([]uint32, n+1)
+	itemTerms := make([][]uint32, len(cs))
 	parallel(cs, func(c, lo, hi int) {
 		remap := remaps[c]
 		df := make([]uint32, nt)
-		var ids, res, sums []uint32
+		var ids, res, sums, items []uint32
 		wbuf := make([]byte, 0, 64)
 		for d := lo; d < hi; d++ {
 			es := docTerms[d]
@@ -603,11 +646,23 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 				}
 			})
 			ix.sumStart[d+1] = uint32(len(sums) - start)
+			start = len(items)
+			wbuf = splitBytesBuf(itemNoun(ops[d]), wbuf, func(wb []byte) {
+				w := string(wb)
+				if isStopWord(w) || isNumber(w) {
+					return
+				}
+				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(items[start:], t) {
+					items = append(items, t)
+				}
+			})
+			ix.itemStart[d+1] = uint32(len(items) - start)
 		}
 		dfs[c] = df
 		idTerms[c] = ids
 		resTerms[c] = res
 		sumTerms[c] = sums
+		itemTerms[c] = items
 	})
 	df := dfs[0]
 	for _, o := range dfs[1:] {
@@ -627,6 +682,10 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 		ix.sumStart[d+1] += ix.sumStart[d]
 	}
 	ix.sumTerm = slices.Concat(sumTerms...)
+	for d := range n {
+		ix.itemStart[d+1] += ix.itemStart[d]
+	}
+	ix.itemTerm = slices.Concat(itemTerms...)
 	ix.isRes = make([]bool, nt)
 	for _, t := range ix.resTerm {
 		ix.isRes[t] = true

@@ -70,7 +70,6 @@ var verbLexicon = map[string]verbClass{
 	"merge": verbUpdate, "replace": verbUpdate, "archive": verbUpdate,
 	"lock": verbUpdate, "unlock": verbUpdate, "pin": verbUpdate,
 	"unpin": verbUpdate, "enable": verbUpdate, "disable": verbUpdate,
-	"approve": verbUpdate,
 	// delete
 	"delete": verbDelete, "remove": verbDelete, "kill": verbDelete,
 	"drop": verbDelete, "destroy": verbDelete, "erase": verbDelete,

@@ -76,7 +76,6 @@ type Router struct {
 	syn   synonymTable
 	opts  Options
 	verbs []verbClass // per doc
-	item  []bool      // per doc: the operation is on one item (see isItemOp)
 	tu    tuning
 
 	pool sync.Pool // *scratch
@@ -122,10 +121,8 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		r.syn = buildSynonyms(opts.Synonyms)
 	}
 	r.verbs = make([]verbClass, len(r.ops))
-	r.item = make([]bool, len(r.ops))
 	for i, op := range r.ops {
 		r.verbs[i] = opVerb(op)
-		r.item[i] = isItemOp(op, r.verbs[i])
 	}
 	r.idx = buildIndex(r.ops, opts)
 	r.tu = opts.tuning()
@@ -183,16 +180,4 @@ func (r *Router) lookupExact(q string) (int32, bool) {
 		}
 	}
 	return 0, false
-}
-
-// isItemOp reports whether op acts on one item: its HTTP path ends with a
-// parameter (/issues/{issue_number}), or, with no HTTP binding, its verb
-// reads one thing (tickets.get).
-func isItemOp(op *operations.Operation, v verbClass) bool {
-	if op.HTTP != nil && op.HTTP.Path != "" {
-		p := strings.TrimRight(op.HTTP.Path, "/")
-		seg := p[strings.LastIndexByte(p, '/')+1:]
-		return strings.HasPrefix(seg, "{") || strings.HasPrefix(seg, ":")
-	}
-	return v == verbRead
 }

@@ -593,7 +593,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		if miss > 0 && !qres.any(ix.idTerm[ix.idStart[d]:ix.idStart[d+1]]) && !qres.any(ix.resTerm[ix.resStart[d]:ix.resStart[d+1]]) {
 			s *= 1 - miss
 		}
-		if ib := r.tu.itemBoost; ib > 0 && r.item[d] && r.itemAgrees(groups, d) {
+		if ib := r.tu.itemBoost; ib > 0 && ix.itemStart[d+1] > ix.itemStart[d] && r.itemAgrees(groups, d) {
 			s *= 1 + ib
 		}
 		if len(sc.services) > 0 && (slices.Contains(sc.services, ix.svc.of[d][0]) || slices.Contains(sc.services, ix.svc.of[d][1])) {
@@ -926,12 +926,18 @@ func (r *Router) addAgentNouns(g *group, w string) {
 	}
 }
 
-// itemAgrees reports whether operation d is about the resource of a query
-// word followed by an identifier ("issue" in "show issue 1347").
+// itemAgrees reports whether operation d acts on one item of the resource
+// a query word followed by an identifier names ("issue" in "show issue
+// 1347": GET /issues/{issue_number}, not DELETE /issues/comments/{id}).
 func (r *Router) itemAgrees(groups []group, d uint32) bool {
+	items := r.idx.itemTerm[r.idx.itemStart[d]:r.idx.itemStart[d+1]]
 	for i := range groups {
-		if g := &groups[i]; g.item && g.nres > 0 && r.idx.agrees(g, d) {
-			return true
+		if g := &groups[i]; g.item {
+			for _, t := range g.res[:g.nres] {
+				if slices.Contains(items, t) {
+					return true
+				}
+			}
 		}
 	}
 	return false
