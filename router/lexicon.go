@@ -1,6 +1,7 @@
 package router
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/intentsrv/intentsrv/operations"
@@ -264,6 +265,9 @@ func opVerb(op *operations.Operation) verbClass {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
 	}
+	if pathNamed(op, name) {
+		return httpVerb(op.HTTP)
+	}
 	var c verbClass
 	n := 0
 	splitWords(name, func(w string) {
@@ -288,6 +292,70 @@ func opVerb(op *operations.Operation) verbClass {
 		}
 	}
 	return c
+}
+
+// pathNamed reports whether name was made from op's HTTP method and path
+// ("post_quotes_quote_cancel" for POST /v1/quotes/{quote}/cancel), as
+// generators do for specs without operation ids: its first word is the
+// method and every other word is a word of the path. Such a name says
+// nothing of the action that the method and path do not say better.
+func pathNamed(op *operations.Operation, name string) bool {
+	h := op.HTTP
+	if h == nil || h.Path == "" {
+		return false
+	}
+	var pathWords []string
+	splitWords(h.Path, func(w string) { pathWords = append(pathWords, w) })
+	n, ok := 0, true
+	splitWords(name, func(w string) {
+		if n == 0 {
+			ok = strings.EqualFold(w, h.Method)
+		} else if ok && !slices.Contains(pathWords, w) {
+			ok = false
+		}
+		n++
+	})
+	return ok && n > 0
+}
+
+// httpVerb classifies an operation by its method and the shape of its
+// path: an action segment names the action (POST /quotes/{quote}/cancel);
+// GET reads one item (/customers/{customer}, /balance) or lists a plural
+// collection (/customers); POST creates in a collection and updates an
+// item; PUT and PATCH update; DELETE deletes.
+func httpVerb(h *operations.HTTPBinding) verbClass {
+	p := strings.TrimRight(h.Path, "/")
+	last := p[strings.LastIndexByte(p, '/')+1:]
+	item := strings.HasPrefix(last, "{") || strings.HasPrefix(last, ":")
+	noun := pathNoun(p)
+	if !item && noun != "" {
+		var c verbClass
+		splitWords(noun, func(w string) { c = opVerbWord(w) })
+		if c != verbNone && c != verbRead {
+			return c // cancel, search, send, ...
+		}
+	}
+	switch strings.ToUpper(h.Method) {
+	case "GET", "HEAD":
+		if item || plural(noun) == noun {
+			return verbRead
+		}
+		return verbList
+	case "POST":
+		if item {
+			return verbUpdate
+		}
+		// An action on an item (POST /invoices/{invoice}/finalize).
+		if q := strings.TrimSuffix(p, "/"+last); strings.HasSuffix(q, "}") {
+			return verbUpdate
+		}
+		return verbCreate
+	case "PUT", "PATCH":
+		return verbUpdate
+	case "DELETE":
+		return verbDelete
+	}
+	return verbNone
 }
 
 // opVerbWord classifies an operation-side verb. It is stricter than the

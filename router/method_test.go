@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/intentsrv/intentsrv/examples/helpdesk"
@@ -213,4 +214,46 @@ func expectFirst(t *testing.T, r *Router, want map[string]string) {
 func withParam(op *operations.Operation, name, description string) *operations.Operation {
 	op.Input = json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%q:{"type":"string","description":%q}}}`, name, description))
 	return op
+}
+
+// TestPathNamedOperations: ids generated from method and path
+// ("post_quotes_quote_cancel") take their action from the method and the
+// path's shape, so "create a quote" is POST /v1/quotes, not a POST on one
+// quote.
+func TestPathNamedOperations(t *testing.T) {
+	op := func(method, path string) *operations.Operation {
+		var name []string
+		splitWords(method+" "+path, func(w string) { name = append(name, w) })
+		id := "stripe.v1." + strings.Join(name, "_")
+		return &operations.Operation{ID: id, Namespace: "stripe.v1", Kind: operations.KindWrite, HTTP: &operations.HTTPBinding{Method: method, Path: path}}
+	}
+	for _, c := range []struct {
+		method, path string
+		want         verbClass
+	}{
+		{"GET", "/v1/quotes", verbList},
+		{"GET", "/v1/quotes/{quote}", verbRead},
+		{"GET", "/v1/balance", verbRead},
+		{"GET", "/v1/customers/search", verbSearch},
+		{"POST", "/v1/quotes", verbCreate},
+		{"POST", "/v1/quotes/{quote}", verbUpdate},
+		{"POST", "/v1/quotes/{quote}/cancel", verbDelete},
+		{"POST", "/v1/invoices/{invoice}/finalize", verbUpdate},
+		{"DELETE", "/v1/customers/{customer}", verbDelete},
+	} {
+		if got := opVerb(op(c.method, c.path)); got != c.want {
+			t.Errorf("%s %s: verb %v, want %v", c.method, c.path, got, c.want)
+		}
+	}
+	// A hand-written name keeps its own verb.
+	gh := &operations.Operation{ID: "gh.users.get_authenticated", HTTP: &operations.HTTPBinding{Method: "GET", Path: "/user"}}
+	if got := opVerb(gh); got != verbRead {
+		t.Errorf("users.get_authenticated: verb %v, want read", got)
+	}
+	ops := []*operations.Operation{
+		op("POST", "/v1/quotes/{quote}/cancel"), op("POST", "/v1/quotes/{quote}/finalize"),
+		op("GET", "/v1/quotes/{quote}"), op("GET", "/v1/quotes"), op("POST", "/v1/quotes/{quote}"),
+		op("POST", "/v1/quotes"),
+	}
+	expectFirst(t, New(ops, Options{}), map[string]string{"create a quote": "stripe.v1.post_v1_quotes"})
 }
