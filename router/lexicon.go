@@ -200,12 +200,15 @@ var defaultSynonyms = map[string][]string{
 type synonymTable struct {
 	entries map[string][]string
 	maxLen  int // longest key, in words
+	// starts holds the first words of the keys of two words or more, so
+	// that a query word that starts none is not joined with the next.
+	starts map[string]bool
 }
 
 // buildSynonyms merges extra over the built-ins and makes every entry
 // symmetric.
 func buildSynonyms(extra map[string][]string) synonymTable {
-	t := synonymTable{entries: map[string][]string{}}
+	t := synonymTable{entries: map[string][]string{}, starts: map[string]bool{}}
 	add := func(a, b string) {
 		a, b = normPhrase(a), normPhrase(b)
 		if a == "" || b == "" || a == b {
@@ -217,8 +220,9 @@ func buildSynonyms(extra map[string][]string) synonymTable {
 			}
 		}
 		t.entries[a] = append(t.entries[a], b)
-		if n := strings.Count(a, " ") + 1; n > t.maxLen {
-			t.maxLen = n
+		if n := strings.Count(a, " ") + 1; n > 1 {
+			t.maxLen = max(t.maxLen, n)
+			t.starts[a[:strings.IndexByte(a, ' ')]] = true
 		}
 	}
 	for _, m := range []map[string][]string{defaultSynonyms, extra} {

@@ -255,7 +255,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			continue
 		}
 		// Multi-word synonyms ("pull request" → pr) become an extra group.
-		for l := min(r.syn.maxLen, len(words)-i); l >= 2; l-- {
+		for l := min(r.syn.maxLen, len(words)-i); l >= 2 && r.syn.starts[w]; l-- {
 			phrase := strings.Join(words[i:i+l], " ")
 			if alts, ok := r.syn.lookup(phrase); ok {
 				g := group{surface: phrase}
@@ -913,14 +913,21 @@ var agentSuffixes = [...]string{"or", "er", "ee"}
 // "who contributed" → contributor, "who follows" → follower, "review" →
 // reviewer. The English stemmer keeps agent nouns apart from their verbs.
 func (r *Router) addAgentNouns(g *group, w string) {
-	s := stem(w)
+	var s string
+	if t, ok := r.idx.stemTerm(w); ok {
+		s = r.idx.vocab[t][1:] // "~stem"
+	} else {
+		s = stem(w)
+	}
 	if len(s) < 4 || len(s)+3 > 64 {
 		return
 	}
 	var buf [64]byte
+	heavy := uint32(max(minHeavy, len(r.ops)/heavyShare))
 	for _, suf := range agentSuffixes {
 		k := append(append(buf[:0], s...), suf...)
-		if t, ok := r.idx.terms[string(k)]; ok {
+		// A frequent agent noun ("user" from "use") says little.
+		if t, ok := r.idx.terms[string(k)]; ok && r.idx.df(t) <= heavy {
 			addVariant(g, t, r.tu.derive)
 		}
 	}

@@ -267,6 +267,9 @@ func plural(w string) string {
 // ("octocat" is a user here, not GET /octocat). It returns q itself when
 // nothing is masked.
 func maskValues(q string) string {
+	if !strings.ContainsAny(q, "/@.0123456789") {
+		return q // no value can be in it
+	}
 	var b []byte
 	for i := 0; i < len(q); {
 		for i < len(q) && isSpaceOrQuote(q[i]) {
@@ -276,7 +279,7 @@ func maskValues(q string) string {
 		for j < len(q) && !isSpaceOrQuote(q[j]) {
 			j++
 		}
-		if j > i && isValueToken(strings.TrimRight(q[i:j], ".,;:!?)")) {
+		if j > i && isValueToken(trimPunct(q[i:j])) {
 			if b == nil {
 				b = []byte(q)
 			}
@@ -290,6 +293,20 @@ func maskValues(q string) string {
 		return q
 	}
 	return string(b)
+}
+
+// trimPunct drops the punctuation that ends a sentence or a clause from
+// the end of token t.
+func trimPunct(t string) string {
+	for len(t) > 0 {
+		switch t[len(t)-1] {
+		case '.', ',', ';', ':', '!', '?', ')', '\'', '"':
+			t = t[:len(t)-1]
+			continue
+		}
+		break
+	}
+	return t
 }
 
 func isSpaceOrQuote(c byte) bool {
@@ -370,7 +387,10 @@ func isCode(t string) bool {
 // isIdentifier reports whether token t names one item: a number ("42",
 // "#42") or a code ("6dcb09b").
 func isIdentifier(t string) bool {
-	t = strings.TrimLeft(strings.TrimRight(t, ".,;:!?)'\""), "#('\"")
+	t = trimPunct(t)
+	for len(t) > 0 && (t[0] == '#' || t[0] == '(' || t[0] == '\'' || t[0] == '"') {
+		t = t[1:]
+	}
 	return isNumber(t) || isCode(t)
 }
 
@@ -378,14 +398,29 @@ func isIdentifier(t string) bool {
 // by an identifier ("issue 1347", "commit 6dcb09b", "PR #12"): the request
 // is about one item of that resource.
 func itemNouns(q string, out []string) []string {
+	if !strings.ContainsAny(q, "0123456789") {
+		return out // identifiers have digits
+	}
 	prev := ""
-	for _, tok := range strings.Fields(q) {
-		if prev != "" && isIdentifier(tok) {
-			out = append(out, prev)
+	for i := 0; i < len(q); {
+		for i < len(q) && isSpaceOrQuote(q[i]) {
+			i++
 		}
-		prev = ""
-		if w := strings.ToLower(strings.Trim(tok, ".,;:!?()'\"")); w != "" && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
-			prev = w
+		j := i
+		for j < len(q) && !isSpaceOrQuote(q[j]) {
+			j++
+		}
+		tok := q[i:j]
+		i = j
+		if prev != "" && isIdentifier(tok) {
+			out = append(out, strings.ToLower(prev))
+		}
+		prev = trimPunct(tok)
+		for k := 0; k < len(prev); k++ {
+			if c := prev[k] | 0x20; c < 'a' || c > 'z' {
+				prev = ""
+				break
+			}
 		}
 	}
 	return out
