@@ -1,6 +1,9 @@
 package router
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // A query that asks for several things ("the retweets, likes and comments
 // of a tweet") is served by several operations, one per thing. A plain
@@ -25,7 +28,9 @@ const (
 // word's coverage weight measures its novelty.
 func (r *Router) diversify(groups []group, hits []hit, limit int, sc *scratch) []hit {
 	lambda := r.tu.diversity
-	if lambda <= 0 || len(hits) <= 2 {
+	if lambda <= 0 || len(hits) <= 2 || !(hits[0].s > 0) {
+		// Nothing to reorder, or no positive leader to scale by (the
+		// scores would divide by zero).
 		return hits[:min(limit, len(hits))]
 	}
 	// The words that count: single content words.
@@ -53,7 +58,7 @@ func (r *Router) diversify(groups []group, hits []hit, limit int, sc *scratch) [
 	rest := append(sc.divRest[:0], hits[1:]...)
 	cover(sc.mask[hits[0].d])
 	for len(out) < limit && len(rest) > 0 {
-		bi, bv := -1, float32(-1)
+		bi, bv := 0, float32(math.Inf(-1))
 		for i, h := range rest {
 			var got, all float32
 			for m := sc.mask[h.d] & content; m != 0; m &= m - 1 {

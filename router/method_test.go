@@ -257,3 +257,18 @@ func TestPathNamedOperations(t *testing.T) {
 	}
 	expectFirst(t, New(ops, Options{}), map[string]string{"create a quote": "stripe.v1.post_v1_quotes"})
 }
+
+// TestZeroWeightsDoNotCrash: with every weight that a tuning sweep sets to
+// zero at zero, scores can be zero; ranking them must not panic.
+func TestZeroWeightsDoNotCrash(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu := defaultTuning()
+	tu.verb, tu.syn, tu.stem, tu.corr, tu.bigram, tu.compound, tu.derive = 0, 0, 0, 0, 0, 0, 0
+	r := New(reg.All(), Options{tune: &tu})
+	for _, q := range []string{"delete the ticket", "kill it", "show me open tickets for Bluefin", "tickte 42"} {
+		r.Search(q, Filter{}, 10)
+	}
+}
