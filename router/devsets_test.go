@@ -64,6 +64,10 @@ func TestDevSets(t *testing.T) {
 			{"no diversification", func(tu *tuning) { tu.diversity = 0 }},
 			{"no named services", func(tu *tuning) { tu.svc = 0 }},
 			{"no repeat weight", func(tu *tuning) { tu.qtf = 0 }},
+			{"no value masking", func(tu *tuning) { tu.values = false }},
+			{"no agent nouns", func(tu *tuning) { tu.derive = 0 }},
+			{"no one-item boost", func(tu *tuning) { tu.itemBoost = 0 }},
+			{"synonyms at lowest idf", func(tu *tuning) { tu.synMin = true }},
 		} {
 			tu := defaultTuning()
 			v.mod(&tu)

@@ -8,14 +8,18 @@
 //
 //   - Tokenizer: splits ids, camelCase, snake_case, kebab-case, dotted and
 //     slash paths; lower-cases; drops stop words, numbers and (in queries)
-//     conversational fillers. Each word is indexed twice: folded to its
+//     conversational fillers. In queries, values are not words
+//     (maskValues): slugs and paths ("octocat/hello-world",
+//     "src/main.go"), URLs, e-mail addresses, lower-case host and file
+//     names ("example.com") and codes ("6dcb09b", "CA107308006SI"). Each word is indexed twice: folded to its
 //     singular ("tickets" → ticket) at full weight, and as its Snowball
 //     English stem (github.com/kljensen/snowball) at weightStem, so an exact
 //     word outranks one that only shares a stem.
 //   - BM25F over the fields of each operation: name (last id segment),
 //     namespace, summary, description, tags, aliases, example intents,
-//     parameter names, parameter descriptions and enum values, HTTP method
-//     and path. Field weights and length normalisation are named constants
+//     parameter names, parameter descriptions and enum values (two levels
+//     deep, so an OpenAPI request body's fields count), HTTP method and
+//     path. Field weights and length normalisation are named constants
 //     in index.go. Adjacent word pairs in name-like fields are indexed too
 //     (weightBigram): "channel clips" together beats the words apart.
 //     Contributions, idf included, are precomputed at New, so a query only
@@ -27,14 +31,26 @@
 //     sum: the verb lexicon maps the query's first verb to a class and to
 //     operation verbs (kill → delete, remove; reads are not expanded);
 //     domain synonyms (issue/ticket, pr/pull request, repo/repository, ...)
-//     are data that Options.Synonyms extends, and a word and its synonyms
-//     share one idf; unknown words are corrected to index terms within one
-//     edit.
+//     are data that Options.Synonyms extends, reached from plurals too; a
+//     synonym never counts more than the word itself, and the word keeps
+//     its own idf ("members" stays specific where "user" is everywhere);
+//     unknown words are corrected to index terms within one edit. A
+//     word's agent nouns in the catalog are searched at agentNounWeight
+//     ("who contributed" → contributors, "who follows" → followers),
+//     unless they are frequent.
 //   - Phrasal verbs ("pull up", "hand ... over", "take ... off", "get rid
 //     of"), with up to maxParticleGap words between verb and particle, give
 //     the query's class and an operation verb. A query with no verb takes
 //     one from its nouns (impliedVerb): a singular noun before a number
 //     ("ticket 42") reads one thing, a plural noun ("open tickets") lists.
+//   - An operation's own verb comes from the first verb of its name; a
+//     name generated from method and path ("post_quotes_quote_cancel")
+//     takes it from them instead (httpVerb): an action segment, GET on an
+//     item or a singular resource reads, on a plural one lists, POST
+//     creates in a collection and updates an item.
+//   - One item: a word followed by an identifier ("issue 1347", "commit
+//     6dcb09b") asks for one item of its resource; operations whose path
+//     ends in an item of that resource (itemNoun) gain itemBoost.
 //   - Capitalised words inside a sentence that the catalog does not know
 //     ("Marcus", "Bluefin") are values: not spell-corrected and not
 //     counted in coverage (properNames).
