@@ -481,7 +481,14 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		}
 	}
 	sc := r.pool.Get().(*scratch)
-	defer r.pool.Put(sc)
+	completed := false
+	defer func() {
+		// A scratch left half-used by a panic is dropped, never reused:
+		// its per-document buffers would leak scores into later queries.
+		if completed {
+			r.pool.Put(sc)
+		}
+	}()
 	groups, qverb := r.analyze(intent, sc)
 	multi := !r.opts.noClauses && len(groups) >= 2*minClauseGroups
 	pool := limit
@@ -507,6 +514,7 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if !sc.implied {
 		res.Verb = qverb.kind()
 	}
+	completed = true
 	return res
 }
 
