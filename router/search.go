@@ -27,7 +27,7 @@ const (
 	// that the query says: "list all open tickets" is tickets.list.
 	idWordsBoost = 0.5
 	// weightStem scales a match on the stem only ("nursing" for "nurses").
-	weightStem = 0.7
+	weightStem = 0.5
 	// verbBoost multiplies the score of an operation whose own verb class
 	// (list, create, delete, ...) is the one the query asks for.
 	verbBoost = 0.10
