@@ -305,7 +305,7 @@ func opVerb(op *operations.Operation) verbClass {
 // nothing of the action that the method and path do not say better.
 func pathNamed(op *operations.Operation, name string) bool {
 	h := op.HTTP
-	if h == nil || h.Path == "" {
+	if h == nil || h.Path == "" || len(name) < len(h.Method) || !strings.EqualFold(name[:len(h.Method)], h.Method) {
 		return false
 	}
 	var pathWords []string
