@@ -48,9 +48,12 @@
 //     takes it from them instead (httpVerb): an action segment, GET on an
 //     item or a singular resource reads, on a plural one lists, POST
 //     creates in a collection and updates an item.
-//   - One item: a word followed by an identifier ("issue 1347", "commit
-//     6dcb09b") asks for one item of its resource; operations whose path
-//     ends in an item of that resource (itemNoun) gain itemBoost.
+//   - One item or many: a word followed by an identifier ("issue 1347",
+//     "commit 6dcb09b") asks for one item of its resource, a plural in a
+//     read ("show me open tickets") for its collection, and a read of a
+//     plural is a list. Operations on that item or collection of that
+//     resource (scopeNoun: a path ending in its parameter, or a GET of
+//     its plural; get or list without HTTP) gain itemBoost.
 //   - Capitalised words inside a sentence that the catalog does not know
 //     ("Marcus", "Bluefin") are values: not spell-corrected and not
 //     counted in coverage (properNames).

@@ -70,7 +70,7 @@ type tuning struct {
 	prfMinCov, compound                            float32
 	prfDocs, prfTerms, prfMinGroups                int
 	diversity, coveredDecay, qtf, clause, svc      float32
-	values, synMin                                 bool
+	values, synMin, pluralList                     bool
 	derive, itemBoost                              float32
 }
 
@@ -80,7 +80,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, derive: agentNounWeight, itemBoost: itemBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, derive: agentNounWeight, itemBoost: itemBoost,
 	}
 }
 
@@ -128,9 +128,10 @@ type index struct {
 	// itemTerms of operation d are itemTerm[itemStart[d]:itemStart[d+1]]:
 	// the words of the resource it acts on one item of ("issues" in
 	// GET /repos/{owner}/{repo}/issues/{issue_number}, "tickets" in
-	// tickets.get); none when it acts on a collection or on nothing.
+	// tickets.get) or lists; scope[d] says which (see scopeNoun).
 	itemStart []uint32
 	itemTerm  []uint32
+	scope     []int8
 	// resTerms of operation d are resTerm[resStart[d]:resStart[d+1]]: the
 	// words of its resource, the id segment before the name ("tickets"
 	// in helpdesk.tickets.list) and the last literal segment of its HTTP
@@ -492,24 +493,38 @@ func resourceSegment(id string) string {
 	return id[j+1 : i]
 }
 
-// itemNoun returns the resource op acts on one item of: the last literal
-// segment of an HTTP path that ends in a parameter ("issues" in
-// /repos/{owner}/{repo}/issues/{issue_number}), or the resource segment of
-// an operation without HTTP whose name reads one thing (tickets.get). It
-// returns "" for operations on collections.
-func itemNoun(op *operations.Operation) string {
+// Scopes of an operation: what its resource noun is of.
+const (
+	scopeNone       int8 = iota
+	scopeItem            // one item: GET /issues/{issue_number}, tickets.get
+	scopeCollection      // a collection: GET /repos/{owner}/{repo}/issues, tickets.list
+)
+
+// scopeNoun returns the resource op reads one item or a collection of:
+// the last literal segment of an HTTP path that ends in a parameter
+// ("issues" in /repos/{owner}/{repo}/issues/{issue_number}: one item) or,
+// for GET, in a plural segment ("issues" in /repos/{owner}/{repo}/issues:
+// the collection); without HTTP, the resource segment of an operation
+// whose name reads one thing (tickets.get) or lists (tickets.list).
+func scopeNoun(op *operations.Operation) (string, int8) {
 	if h := op.HTTP; h != nil && h.Path != "" {
 		p := strings.TrimRight(h.Path, "/")
 		last := p[strings.LastIndexByte(p, '/')+1:]
-		if !strings.HasPrefix(last, "{") && !strings.HasPrefix(last, ":") {
-			return ""
+		if strings.HasPrefix(last, "{") || strings.HasPrefix(last, ":") {
+			return pathNoun(p), scopeItem
 		}
-		return pathNoun(p)
+		if m := strings.ToUpper(h.Method); (m == "GET" || m == "HEAD") && plural(last) != last {
+			return last, scopeCollection
+		}
+		return "", scopeNone
 	}
-	if opVerb(op) == verbRead {
-		return resourceSegment(op.ID)
+	switch opVerb(op) {
+	case verbRead:
+		return resourceSegment(op.ID), scopeItem
+	case verbList:
+		return resourceSegment(op.ID), scopeCollection
 	}
-	return ""
+	return "", scopeNone
 }
 
 // pathNoun returns the last literal segment of an HTTP path, skipping
@@ -587,6 +602,7 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	ix.sumStart = make([]uint32, n+1)
 	sumTerms := make([][]uint32, len(cs))
 	ix.itemStart = make([]uint32, n+1)
+	ix.scope = make([]int8, n)
 	itemTerms := make([][]uint32, len(cs))
 	parallel(cs, func(c, lo, hi int) {
 		remap := remaps[c]
@@ -647,7 +663,9 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 			})
 			ix.sumStart[d+1] = uint32(len(sums) - start)
 			start = len(items)
-			wbuf = splitBytesBuf(itemNoun(ops[d]), wbuf, func(wb []byte) {
+			noun, scope := scopeNoun(ops[d])
+			ix.scope[d] = scope
+			wbuf = splitBytesBuf(noun, wbuf, func(wb []byte) {
 				w := string(wb)
 				if isStopWord(w) || isNumber(w) {
 					return

@@ -50,6 +50,12 @@ func TestResultVerbAndHiddenWrites(t *testing.T) {
 		}
 	}
 	ro := Filter{Kinds: []operations.Kind{operations.KindRead}}
+	// A read of a plural is a list; of one numbered item, a get.
+	for q, want := range map[string]string{"show me open tickets for Bluefin": "helpdesk.tickets.list", "show ticket 42": "helpdesk.tickets.get"} {
+		if res := r.Search(q, ro, 5); len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
+			t.Errorf("%q (read-only): first is not %s: %+v", q, want, res.Candidates)
+		}
+	}
 	if res := r.Search("delete ticket", ro, 5); res.Decision != DecisionNoMatch || res.Verb != operations.KindDestructive {
 		t.Errorf("delete ticket (read-only): %s verb %q, want no_match destructive", res.Decision, res.Verb)
 	}

@@ -14,11 +14,11 @@ import (
 // helpdesk catalog, set just under what the router reaches (see
 // BENCHMARKS.md, "Router"). A change that lowers them must say why.
 const (
-	floorTop1         = 0.62 // reached: 0.629
-	floorRecall5      = 0.87 // reached: 0.878
+	floorTop1         = 0.63 // reached: 0.646
+	floorRecall5      = 0.87 // reached: 0.882
 	floorNoMatchPrec  = 0.37 // reached: 0.375
 	floorNoMatchRec   = 0.48 // reached: 0.500
-	floorRunPrecision = 0.91 // reached: 0.926
+	floorRunPrecision = 0.91 // reached: 0.930
 )
 
 func TestHelpdeskQuality(t *testing.T) {

@@ -100,8 +100,10 @@ type group struct {
 	// repeats counts the later occurrences of the word in the query.
 	repeats uint8
 	// item: an identifier follows the word ("issue 1347"): the request is
-	// about one item of the resource the word names.
-	item bool
+	// about one item of the resource the word names. many: the word is a
+	// plural with no identifier after it, in a request to read ("open
+	// tickets"): it is about the collection.
+	item, many bool
 }
 
 // addRes records t as a resource variant of g, when it is one.
@@ -271,6 +273,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 		}
 		g := group{surface: w, verb: vc != verbNone, item: vc == verbNone && slices.Contains(sc.items, w)}
+		g.many = vc == verbNone && !g.item && plural(w) != w
 		g.variants = ix.lookup(w, r.tu.stem, nil)
 		if len(g.variants) > 0 {
 			if k := seen(g.variants[0].t); k >= 0 {
@@ -373,6 +376,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	if qverb == verbNone && !r.opts.noVerbs {
 		qverb = impliedVerb(words)
 		sc.implied = qverb != verbNone
+	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words) == verbList {
+		// "show me open tickets": a read of a plural is a list.
+		qverb = verbList
 	}
 	sc.groups = groups
 	sc.services = sc.services[:0]
@@ -601,7 +607,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		if miss > 0 && !qres.any(ix.idTerm[ix.idStart[d]:ix.idStart[d+1]]) && !qres.any(ix.resTerm[ix.resStart[d]:ix.resStart[d+1]]) {
 			s *= 1 - miss
 		}
-		if ib := r.tu.itemBoost; ib > 0 && ix.itemStart[d+1] > ix.itemStart[d] && r.itemAgrees(groups, d) {
+		if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && r.scopeAgrees(groups, qverb, d) {
 			s *= 1 + ib
 		}
 		if len(sc.services) > 0 && (slices.Contains(sc.services, ix.svc.of[d][0]) || slices.Contains(sc.services, ix.svc.of[d][1])) {
@@ -941,17 +947,27 @@ func (r *Router) addAgentNouns(g *group, w string) {
 	}
 }
 
-// itemAgrees reports whether operation d acts on one item of the resource
-// a query word followed by an identifier names ("issue" in "show issue
-// 1347": GET /issues/{issue_number}, not DELETE /issues/comments/{id}).
-func (r *Router) itemAgrees(groups []group, d uint32) bool {
-	items := r.idx.itemTerm[r.idx.itemStart[d]:r.idx.itemStart[d+1]]
+// scopeAgrees reports whether operation d acts on what the query asks
+// of a resource: one item of it, when a query word followed by an
+// identifier names it ("issue" in "show issue 1347": GET
+// /issues/{issue_number}, not DELETE /issues/comments/{id}); its
+// collection, when a read names it in the plural ("show me open tickets":
+// tickets.list, not tickets.get).
+func (r *Router) scopeAgrees(groups []group, qverb verbClass, d uint32) bool {
+	ix := r.idx
+	nouns := ix.itemTerm[ix.itemStart[d]:ix.itemStart[d+1]]
+	reads := qverb == verbRead || qverb == verbList || qverb == verbSearch
 	for i := range groups {
-		if g := &groups[i]; g.item {
-			for _, t := range g.res[:g.nres] {
-				if slices.Contains(items, t) {
-					return true
-				}
+		g := &groups[i]
+		switch {
+		case g.item && ix.scope[d] == scopeItem:
+		case g.many && reads && ix.scope[d] == scopeCollection && r.tu.pluralList:
+		default:
+			continue
+		}
+		for _, t := range g.res[:g.nres] {
+			if slices.Contains(nouns, t) {
+				return true
 			}
 		}
 	}

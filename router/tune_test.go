@@ -150,6 +150,7 @@ func TestTune(t *testing.T) {
 	for _, x := range []float32{0, 0.15, 0.5} {
 		vs = append(vs, variantT{fmt.Sprintf("item=%.2f", x), func(tu *tuning) { tu.itemBoost = x }})
 	}
+	vs = append(vs, variantT{"plurallist=off", func(tu *tuning) { tu.pluralList = false }})
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {
