@@ -91,7 +91,9 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		// for is hidden by the filter, and the reads left do something
 		// else. The reads stay as "closest"; Result.Verb says why.
 		res.Decision = DecisionNoMatch
-	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d:
+	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d && r.runAgrees(groups, qverb, hits[0].d):
+		// Confident, clearly ahead, the same leader on both passes, and
+		// doing what the verb asks.
 		res.Decision = DecisionRun
 	default:
 		res.Decision = DecisionChoose
@@ -155,4 +157,31 @@ func (e *explainer) explain(mask uint64, fm uint16) (matched, fields []string) {
 func idLike(q string) bool {
 	q = strings.TrimSpace(q)
 	return q != "" && !strings.ContainsAny(q, " \t\n") && strings.ContainsAny(q, "._")
+}
+
+// runAgrees reports whether operation d does what the query's verb asks,
+// which a run needs on top of confidence: a read never runs a write ("what's
+// the default branch" is not rename_branch), a write never runs a read
+// ("who deleted ticket 12" is not tickets.delete), and a list of many
+// never runs a read of one, nor the other way round.
+func (r *Router) runAgrees(groups []group, qverb verbClass, d uint32) bool {
+	if !r.tu.runAgree || qverb == verbNone {
+		return true
+	}
+	kind := r.ops[d].Kind
+	if kind == "" {
+		kind = operations.KindRead
+	}
+	if qverb.kind() != kind {
+		return false
+	}
+	ov := r.verbs[d]
+	one := slices.ContainsFunc(groups, func(g group) bool { return g.item })
+	switch {
+	case qverb == verbList && ov == verbRead && !one:
+		return false
+	case qverb == verbRead && ov == verbList && one:
+		return false
+	}
+	return true
 }

@@ -115,8 +115,10 @@
 // coverage is below noMatchCoverage (Candidates then hold the weak partial
 // matches, if any, for a caller that shows "closest"; none is relevant
 // enough to act on); DecisionRun only when the leader's confidence is at
-// least runConfidence and its relative margin at least runMargin;
-// DecisionChoose otherwise. When the query's verb asks for a write or a
+// least runConfidence, its relative margin at least runMargin, and it does
+// what the query's verb asks (runAgrees: a read never runs a write nor a
+// write a read; a list of many never runs a read of one, nor the other way
+// round); DecisionChoose otherwise. When the query's verb asks for a write or a
 // delete, an operation the filter hides outscores every allowed one, and
 // the leader only reads, the answer is DecisionNoMatch (Result.Verb tells
 // the caller that state-changing operations are hidden). The constants are in decide.go, tuned on

@@ -70,7 +70,7 @@ type tuning struct {
 	prfMinCov, compound                            float32
 	prfDocs, prfTerms, prfMinGroups                int
 	diversity, coveredDecay, qtf, clause, svc      float32
-	values, synMin, pluralList                     bool
+	values, synMin, pluralList, runAgree           bool
 	derive, itemBoost                              float32
 }
 
@@ -80,7 +80,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, derive: agentNounWeight, itemBoost: itemBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, derive: agentNounWeight, itemBoost: itemBoost,
 	}
 }
 

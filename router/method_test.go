@@ -50,6 +50,12 @@ func TestResultVerbAndHiddenWrites(t *testing.T) {
 		}
 	}
 	ro := Filter{Kinds: []operations.Kind{operations.KindRead}}
+	// A run needs the operation to do what the verb asks.
+	for _, q := range []string{"who deleted ticket 12?", "what webhooks are configured"} {
+		if res := r.Search(q, Filter{}, 5); res.Decision == DecisionRun {
+			t.Errorf("%q runs %s", q, res.Candidates[0].Op.ID)
+		}
+	}
 	// A read of a plural is a list; of one numbered item, a get.
 	for q, want := range map[string]string{"show me open tickets for Bluefin": "helpdesk.tickets.list", "show ticket 42": "helpdesk.tickets.get"} {
 		if res := r.Search(q, ro, 5); len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {

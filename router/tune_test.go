@@ -151,6 +151,7 @@ func TestTune(t *testing.T) {
 		vs = append(vs, variantT{fmt.Sprintf("item=%.2f", x), func(tu *tuning) { tu.itemBoost = x }})
 	}
 	vs = append(vs, variantT{"plurallist=off", func(tu *tuning) { tu.pluralList = false }})
+	vs = append(vs, variantT{"runagree=off", func(tu *tuning) { tu.runAgree = false }})
 	only := os.Getenv("ROUTER_TUNE")
 	for _, v := range vs {
 		if only != "1" && only != v.name[:min(len(only), len(v.name))] && v.name != "base" {
