@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,7 +94,32 @@ type candidateView struct {
 	Tool     string   `json:"tool"`
 	Required []string `json:"required,omitempty"`
 	Score    float64  `json:"score"`
-	Matched  []string `json:"matched,omitempty"`
+	// Matched and Fields explain the rank: the request's words the
+	// operation matched, and up to maxExplainFields fields they matched in,
+	// the most telling first ("id, summary, params").
+	Matched []string `json:"matched,omitempty"`
+	Fields  string   `json:"fields,omitempty"`
+}
+
+// maxExplainFields bounds the fields a find result names: each costs
+// tokens on every candidate of every find.
+const maxExplainFields = 3
+
+// explainOrder ranks the fields a match can be in, most telling first.
+var explainOrder = []string{"id", "summary", "aliases", "examples", "tags", "params", "path", "description", "namespace"}
+
+// explainFields joins the most telling of fields, at most maxExplainFields.
+func explainFields(fields []string) string {
+	var out []string
+	for _, f := range explainOrder {
+		if len(out) == maxExplainFields {
+			break
+		}
+		if slices.Contains(fields, f) {
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func (s *Server) candidateViews(cands []router.Candidate) []candidateView {
@@ -107,6 +133,7 @@ func (s *Server) candidateViews(cands []router.Candidate) []candidateView {
 			Required: s.info(c.Op).required,
 			Score:    round2(c.Score),
 			Matched:  c.Matched,
+			Fields:   explainFields(c.Fields),
 		}
 	}
 	return out

@@ -645,3 +645,32 @@ func TestCutStepRespectsTheLimitMaximum(t *testing.T) {
 		t.Fatalf("an operation without a cursor should not be told about one: %s", env.JSON())
 	}
 }
+
+// TestFindExplainsEachCandidate: a find result says which words of the
+// request each candidate matched and where (the issue's "explanation per
+// candidate"), at most three fields, the most telling first.
+func TestFindExplainsEachCandidate(t *testing.T) {
+	if got := explainFields([]string{"namespace", "summary", "description", "tags", "aliases", "examples", "params"}); got != "summary, aliases, examples" {
+		t.Errorf("explainFields = %q", got)
+	}
+	s, _ := newTestServer(t, Options{})
+	env := call(t, s, ToolFind, `{"intent": "list my notes, newest last"}`)
+	if !env.OK {
+		t.Fatalf("find failed: %+v", env)
+	}
+	b, _ := json.Marshal(env.Data)
+	var data struct {
+		Candidates []struct {
+			Matched []string `json:"matched"`
+			Fields  string   `json:"fields"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal(b, &data); err != nil || len(data.Candidates) == 0 {
+		t.Fatalf("candidates: %v %s", err, b)
+	}
+	for i, c := range data.Candidates {
+		if len(c.Matched) == 0 || c.Fields == "" {
+			t.Errorf("candidate %d has no explanation: %+v", i, c)
+		}
+	}
+}
