@@ -109,15 +109,7 @@ func (r *Router) fuseClauses(intent string, whole []hit, acc []float32, f Filter
 	for i := range fused {
 		fused[i].s *= top
 	}
-	slices.SortFunc(fused, func(a, b hit) int {
-		if better(a, b) {
-			return -1
-		}
-		if better(b, a) {
-			return 1
-		}
-		return 0
-	})
+	sortHits(fused)
 	sc2.fused = fused
 	return slices.Clone(fused[:min(limit, len(fused))])
 }

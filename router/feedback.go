@@ -44,7 +44,7 @@ type fwdPostings struct {
 
 // buildForward inverts the postings of the feedback words.
 func (ix *index) buildForward(n int) {
-	heavy := uint32(max(minHeavy, n/heavyShare))
+	heavy := heavyLimit(n)
 	keep := func(t int) bool {
 		k := ix.vocab[t]
 		df := ix.post.start[t+1] - ix.post.start[t]

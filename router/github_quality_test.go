@@ -1,13 +1,8 @@
-package router_test
+package router
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/intentsrv/intentsrv/manifest/openapi"
-	"github.com/intentsrv/intentsrv/operations"
-	"github.com/intentsrv/intentsrv/router"
 )
 
 // Quality floors on the project's GitHub intents over GitHub's own REST API
@@ -28,24 +23,12 @@ func TestGitHubQuality(t *testing.T) {
 		}
 		t.Skip("INTENTSRV_GITHUB_SPEC not set (bash .ci/install-github-spec.sh prints it)")
 	}
-	data, err := os.ReadFile(path)
+	ds, err := githubDevSet(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := openapi.Parse("github", data, openapi.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	list := cat.Operations(openapi.BindOptions{})
-	ops := make([]*operations.Operation, len(list))
-	for i := range list {
-		ops[i] = &list[i]
-	}
-	qs, err := router.LoadQueries(filepath.Join("..", "testdata", "intents", "github.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := router.Evaluate(router.New(ops, router.Options{}), qs, router.EvalOptions{Misses: true})
+	ops := ds.ops
+	rep := Evaluate(New(ops, Options{}), ds.qs, EvalOptions{Misses: true})
 	m := rep.All
 	t.Logf("%d operations, %d queries (%d no-match): top-1 %.3f recall@5 %.3f hit@5 %.3f nDCG@10 %.3f no-match P %.3f R %.3f run rate %.3f run P %.3f",
 		len(ops), m.N, m.NNoMatch, m.Top1, m.Recall5, m.Hit5, m.NDCG10, m.NoMatchPrec, m.NoMatchRec, m.RunRate, m.RunPrecision)

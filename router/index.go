@@ -117,35 +117,27 @@ type index struct {
 	ns         postings  // term → namespaces (of two or more operations)
 	nsOf       []int32   // operation → namespace unit, -1 when alone
 	nsUnits    int
-	// idTerms of operation d are idTerm[idStart[d]:idStart[d+1]]: the words
-	// of its resource (last namespace segment) and name, as terms.
-	idStart []uint32
-	idTerm  []uint32
-	// sumTerms of operation d are sumTerm[sumStart[d]:sumStart[d+1]]: the
-	// content words of its summary, as terms (for summaryBoost).
-	sumStart []uint32
-	sumTerm  []uint32
-	// itemTerms of operation d are itemTerm[itemStart[d]:itemStart[d+1]]:
-	// the words of the resource it acts on one item of ("issues" in
-	// GET /repos/{owner}/{repo}/issues/{issue_number}, "tickets" in
-	// tickets.get) or lists; scope[d] says which (see scopeNoun).
-	itemStart []uint32
-	itemTerm  []uint32
-	scope     []int8
-	// resTerms of operation d are resTerm[resStart[d]:resStart[d+1]]: the
-	// words of its resource, the id segment before the name ("tickets"
-	// in helpdesk.tickets.list) and the last literal segment of its HTTP
-	// path ("issues" in /repos/{owner}/{repo}/issues/{n}). isRes marks, per
-	// term, the words that are some operation's resource.
-	resStart []uint32
-	resTerm  []uint32
-	isRes    []bool
-	maxIDF   float32 // idf of a term seen in no document
-	noStem   bool
-	deletes  map[string][]uint32 // spelling correction: one-deletion variants → term ids
-	vocab    []string            // term id → stem
-	fwd      fwdPostings         // operation → feedback words
-	svc      serviceIndex        // service names, for a query that names one
+	// Short per-operation lists of word terms:
+	//   - idTerms: the words of its resource (last namespace segment) and
+	//     name;
+	//   - sumTerms: the content words of its summary (for summaryBoost);
+	//   - itemTerms: the words of the resource it acts on one item of
+	//     ("issues" in GET /repos/{owner}/{repo}/issues/{issue_number},
+	//     "tickets" in tickets.get) or lists; scope[d] says which (see
+	//     scopeNoun);
+	//   - resTerms: the words of its resource, the id segment before the
+	//     name ("tickets" in helpdesk.tickets.list) and the last literal
+	//     segment of its HTTP path ("issues" in /repos/{owner}/{repo}/issues/{n}).
+	// isRes marks, per term, the words that are some operation's resource.
+	idTerms, sumTerms, itemTerms, resTerms termLists
+	scope                                  []int8
+	isRes                                  []bool
+	maxIDF                                 float32 // idf of a term seen in no document
+	noStem                                 bool
+	deletes                                map[string][]uint32 // spelling correction: one-deletion variants → term ids
+	vocab                                  []string            // term id → stem
+	fwd                                    fwdPostings         // operation → feedback words
+	svc                                    serviceIndex        // service names, for a query that names one
 }
 
 // termEntry packs (term, field, tf) into one integer, so that sorting
@@ -227,6 +219,52 @@ func (ix *index) bigram(a, b uint32, add bool) uint32 {
 	ix.vocab = append(ix.vocab, "") // bigrams have no spelling
 	ix.bigrams[k] = t
 	return t
+}
+
+// termLists holds a short list of terms per operation: those of operation
+// d are term[start[d]:start[d+1]].
+type termLists struct {
+	start []uint32
+	term  []uint32
+}
+
+// of returns the terms of operation d.
+func (l *termLists) of(d uint32) []uint32 { return l.term[l.start[d]:l.start[d+1]] }
+
+// finish turns start, which holds each operation's count at d+1, into
+// offsets, and joins the chunks' terms (in operation order).
+func (l *termLists) finish(chunks [][]uint32) {
+	for d := 1; d < len(l.start); d++ {
+		l.start[d] += l.start[d-1]
+	}
+	l.term = slices.Concat(chunks...)
+}
+
+// termCollector gathers one chunk's terms for a termLists, operation by
+// operation: add takes the words of the current operation (stop words and
+// numbers skipped, plurals folded, each term once), next closes it.
+type termCollector struct {
+	ix    *index
+	terms []uint32
+	start int
+}
+
+func (c *termCollector) add(wb []byte) {
+	w := string(wb)
+	if isStopWord(w) || isNumber(w) {
+		return
+	}
+	if t, ok := c.ix.terms[plural(w)]; ok && !slices.Contains(c.terms[c.start:], t) {
+		c.terms = append(c.terms, t)
+	}
+}
+
+// next returns the number of terms of the current operation and starts
+// the next one.
+func (c *termCollector) next() uint32 {
+	n := uint32(len(c.terms) - c.start)
+	c.start = len(c.terms)
+	return n
 }
 
 // noTerm is an impossible term id.
@@ -505,8 +543,8 @@ const (
 // ("issues" in /repos/{owner}/{repo}/issues/{issue_number}: one item) or,
 // for GET, in a plural segment ("issues" in /repos/{owner}/{repo}/issues:
 // the collection); without HTTP, the resource segment of an operation
-// whose name reads one thing (tickets.get) or lists (tickets.list).
-func scopeNoun(op *operations.Operation) (string, int8) {
+// whose verb v reads one thing (tickets.get) or lists (tickets.list).
+func scopeNoun(op *operations.Operation, v verbClass) (string, int8) {
 	if h := op.HTTP; h != nil && h.Path != "" {
 		p := strings.TrimRight(h.Path, "/")
 		last := p[strings.LastIndexByte(p, '/')+1:]
@@ -518,7 +556,7 @@ func scopeNoun(op *operations.Operation) (string, int8) {
 		}
 		return "", scopeNone
 	}
-	switch opVerb(op) {
+	switch v {
 	case verbRead:
 		return resourceSegment(op.ID), scopeItem
 	case verbList:
@@ -558,8 +596,8 @@ func unescape(raw []byte) string {
 // vocabulary; the vocabularies are then merged in chunk order (so the
 // index does not depend on timing), the chunks' entries are remapped to
 // global term ids, sorted and merged in parallel, and the postings are
-// filled in parallel.
-func buildIndex(ops []*operations.Operation, opts Options) *index {
+// filled in parallel. verbs[d] is operation d's verb class (opVerb).
+func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *index {
 	ix := &index{
 		terms:   make(map[string]uint32, 1024),
 		bigrams: make(map[uint64]uint32, 1024),
@@ -595,19 +633,20 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 	}
 	nt := len(ix.vocab)
 	dfs := make([][]uint32, len(cs))
-	ix.idStart = make([]uint32, n+1)
-	idTerms := make([][]uint32, len(cs))
-	ix.resStart = make([]uint32, n+1)
-	resTerms := make([][]uint32, len(cs))
-	ix.sumStart = make([]uint32, n+1)
-	sumTerms := make([][]uint32, len(cs))
-	ix.itemStart = make([]uint32, n+1)
+	lists := []*termLists{&ix.idTerms, &ix.resTerms, &ix.sumTerms, &ix.itemTerms}
+	chunkLists := make([][4]termCollector, len(cs))
+	for _, l := range lists {
+		l.start = make([]uint32, n+1)
+	}
 	ix.scope = make([]int8, n)
-	itemTerms := make([][]uint32, len(cs))
 	parallel(cs, func(c, lo, hi int) {
 		remap := remaps[c]
 		df := make([]uint32, nt)
-		var ids, res, sums, items []uint32
+		cl := &chunkLists[c]
+		for i := range cl {
+			cl[i].ix = ix
+		}
+		ids, res, sums, items := &cl[0], &cl[1], &cl[2], &cl[3]
 		wbuf := make([]byte, 0, 64)
 		for d := lo; d < hi; d++ {
 			es := docTerms[d]
@@ -617,70 +656,26 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 			docTerms[d] = mergeEntries(es, df)
 			// The operation's id words: its resource (the segment
 			// before the name) and its name.
-			start := len(ids)
 			id := ops[d].ID
 			if i := strings.LastIndexByte(id, '.'); i >= 0 {
 				if j := strings.LastIndexByte(id[:i], '.'); j >= 0 {
 					id = id[j+1:]
 				}
 			}
-			splitBytes(id, func(wb []byte) {
-				w := string(wb)
-				if isStopWord(w) || isNumber(w) {
-					return
-				}
-				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(ids[start:], t) {
-					ids = append(ids, t)
-				}
-			})
-			ix.idStart[d+1] = uint32(len(ids) - start)
-			start = len(res)
-			addRes := func(wb []byte) {
-				w := string(wb)
-				if isStopWord(w) || isNumber(w) {
-					return
-				}
-				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(res[start:], t) {
-					res = append(res, t)
-				}
-			}
-			if r := resourceSegment(ops[d].ID); r != "" {
-				wbuf = splitBytesBuf(r, wbuf, addRes)
-			}
+			wbuf = splitBytesBuf(id, wbuf, ids.add)
+			wbuf = splitBytesBuf(resourceSegment(ops[d].ID), wbuf, res.add)
 			if h := ops[d].HTTP; h != nil {
-				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, addRes)
+				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, res.add)
 			}
-			ix.resStart[d+1] = uint32(len(res) - start)
-			start = len(sums)
-			wbuf = splitBytesBuf(ops[d].Summary, wbuf, func(wb []byte) {
-				w := string(wb)
-				if isStopWord(w) || isNumber(w) {
-					return
-				}
-				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(sums[start:], t) {
-					sums = append(sums, t)
-				}
-			})
-			ix.sumStart[d+1] = uint32(len(sums) - start)
-			start = len(items)
-			noun, scope := scopeNoun(ops[d])
+			wbuf = splitBytesBuf(ops[d].Summary, wbuf, sums.add)
+			noun, scope := scopeNoun(ops[d], verbs[d])
 			ix.scope[d] = scope
-			wbuf = splitBytesBuf(noun, wbuf, func(wb []byte) {
-				w := string(wb)
-				if isStopWord(w) || isNumber(w) {
-					return
-				}
-				if t, ok := ix.terms[plural(w)]; ok && !slices.Contains(items[start:], t) {
-					items = append(items, t)
-				}
-			})
-			ix.itemStart[d+1] = uint32(len(items) - start)
+			wbuf = splitBytesBuf(noun, wbuf, items.add)
+			for i, l := range lists {
+				l.start[d+1] = cl[i].next()
+			}
 		}
 		dfs[c] = df
-		idTerms[c] = ids
-		resTerms[c] = res
-		sumTerms[c] = sums
-		itemTerms[c] = items
 	})
 	df := dfs[0]
 	for _, o := range dfs[1:] {
@@ -688,24 +683,15 @@ func buildIndex(ops []*operations.Operation, opts Options) *index {
 			df[t] += x
 		}
 	}
-	for d := range n {
-		ix.idStart[d+1] += ix.idStart[d]
+	for i, l := range lists {
+		chunks := make([][]uint32, len(cs))
+		for c := range cs {
+			chunks[c] = chunkLists[c][i].terms
+		}
+		l.finish(chunks)
 	}
-	ix.idTerm = slices.Concat(idTerms...)
-	for d := range n {
-		ix.resStart[d+1] += ix.resStart[d]
-	}
-	ix.resTerm = slices.Concat(resTerms...)
-	for d := range n {
-		ix.sumStart[d+1] += ix.sumStart[d]
-	}
-	ix.sumTerm = slices.Concat(sumTerms...)
-	for d := range n {
-		ix.itemStart[d+1] += ix.itemStart[d]
-	}
-	ix.itemTerm = slices.Concat(itemTerms...)
 	ix.isRes = make([]bool, nt)
-	for _, t := range ix.resTerm {
+	for _, t := range ix.resTerms.term {
 		ix.isRes[t] = true
 	}
 	tu := opts.tuning()

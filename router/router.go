@@ -124,7 +124,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	for i, op := range r.ops {
 		r.verbs[i] = opVerb(op)
 	}
-	r.idx = buildIndex(r.ops, opts)
+	r.idx = buildIndex(r.ops, r.verbs, opts)
 	r.tu = opts.tuning()
 	n, nns := len(r.ops), r.idx.nsUnits
 	r.pool.New = func() any { return newScratch(n, nns) }

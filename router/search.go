@@ -599,12 +599,11 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 			}
 		}
 		if idb > 0 {
-			lo, hi := ix.idStart[d], ix.idStart[d+1]
-			if hi > lo {
-				s *= 1 + idb*float32(qterms.count(ix.idTerm[lo:hi]))/float32(hi-lo)
+			if ts := ix.idTerms.of(d); len(ts) > 0 {
+				s *= 1 + idb*float32(qterms.count(ts))/float32(len(ts))
 			}
 		}
-		if miss > 0 && !qres.any(ix.idTerm[ix.idStart[d]:ix.idStart[d+1]]) && !qres.any(ix.resTerm[ix.resStart[d]:ix.resStart[d+1]]) {
+		if miss > 0 && !qres.any(ix.idTerms.of(d)) && !qres.any(ix.resTerms.of(d)) {
 			s *= 1 - miss
 		}
 		if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && r.scopeAgrees(groups, qverb, d) {
@@ -614,9 +613,8 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 			s *= 1 + r.tu.svc
 		}
 		if sb := r.tu.sumBoost; sb > 0 {
-			lo, hi := ix.sumStart[d], ix.sumStart[d+1]
-			if hi > lo {
-				c := float32(qterms.count(ix.sumTerm[lo:hi])) / float32(hi-lo)
+			if ts := ix.sumTerms.of(d); len(ts) > 0 {
+				c := float32(qterms.count(ts)) / float32(len(ts))
 				s *= 1 + sb*c*c
 			}
 		}
@@ -695,15 +693,7 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 	}
 	out := make([]hit, len(h))
 	copy(out, h)
-	slices.SortFunc(out, func(a, b hit) int {
-		if better(a, b) {
-			return -1
-		}
-		if better(b, a) {
-			return 1
-		}
-		return 0
-	})
+	sortHits(out)
 	sc.heap = h
 	return out
 }
@@ -721,6 +711,9 @@ const (
 	binarySearchFactor = 12
 )
 
+// heavyLimit is the posting count above which a term is heavy among units.
+func heavyLimit(units int) uint32 { return uint32(max(minHeavy, units/heavyShare)) }
+
 // accumulate adds, per unit, the best variant of each group, and records
 // which groups matched it in mask. It returns touched extended with the
 // units seen for the first time.
@@ -730,7 +723,7 @@ const (
 // operation of another resource (see agrees).
 func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, fields []uint16, touched []uint32, gbuf *[]uint32, ix *index, mismatch float32) []uint32 {
 	heavy := false
-	heavyPostings := uint32(max(minHeavy, units/heavyShare))
+	heavyPostings := heavyLimit(units)
 	for pass := 0; pass < 2; pass++ {
 		// Pass 0 scans selective variants. Pass 1 scores the heavy ones:
 		// everywhere when nothing matched yet, else on touched units only.
@@ -811,11 +804,24 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 // tickets).
 func (ix *index) agrees(g *group, d uint32) bool {
 	for _, t := range g.res[:g.nres] {
-		if slices.Contains(ix.idTerm[ix.idStart[d]:ix.idStart[d+1]], t) || slices.Contains(ix.resTerm[ix.resStart[d]:ix.resStart[d+1]], t) {
+		if slices.Contains(ix.idTerms.of(d), t) || slices.Contains(ix.resTerms.of(d), t) {
 			return true
 		}
 	}
 	return false
+}
+
+// sortHits sorts h best first (see better).
+func sortHits(h []hit) {
+	slices.SortFunc(h, func(a, b hit) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
 }
 
 // better orders hits: higher score first, then earlier document.
@@ -937,7 +943,7 @@ func (r *Router) addAgentNouns(g *group, w string) {
 		return
 	}
 	var buf [64]byte
-	heavy := uint32(max(minHeavy, len(r.ops)/heavyShare))
+	heavy := heavyLimit(len(r.ops))
 	for _, suf := range agentSuffixes {
 		k := append(append(buf[:0], s...), suf...)
 		// A frequent agent noun ("user" from "use") says little.
@@ -955,7 +961,7 @@ func (r *Router) addAgentNouns(g *group, w string) {
 // tickets.list, not tickets.get).
 func (r *Router) scopeAgrees(groups []group, qverb verbClass, d uint32) bool {
 	ix := r.idx
-	nouns := ix.itemTerm[ix.itemStart[d]:ix.itemStart[d+1]]
+	nouns := ix.itemTerms.of(d)
 	reads := qverb == verbRead || qverb == verbList || qverb == verbSearch
 	for i := range groups {
 		g := &groups[i]

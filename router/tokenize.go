@@ -147,27 +147,14 @@ func emitWord(word []byte, fn func(w []byte)) {
 		return
 	}
 	fn(word)
-	if i := alphaPrefixBytes(word); i >= 3 && i < len(word) {
+	if i := alphaPrefix(word); i >= 3 && i < len(word) {
 		fn(word[:i])
 	}
 }
 
-func alphaPrefixBytes(w []byte) int {
-	i := 0
-	for i < len(w) && (w[i] < '0' || w[i] > '9') {
-		i++
-	}
-	for j := i; j < len(w); j++ {
-		if w[j] < '0' || w[j] > '9' {
-			return 0
-		}
-	}
-	return i
-}
-
 // alphaPrefix returns the length of w's leading run of letters, when the
 // rest of w is digits; otherwise 0.
-func alphaPrefix(w string) int {
+func alphaPrefix[T string | []byte](w T) int {
 	i := 0
 	for i < len(w) && (w[i] < '0' || w[i] > '9') {
 		i++
