@@ -68,23 +68,15 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		first = hits
 	}
 	topCov := r.coverage(groups, sc.mask[first[0].d], total)
-	content := false
-	for gi, g := range groups {
-		if sc.mask[first[0].d]&(1<<uint(gi)) != 0 && !g.verb && g.cov > 0 {
-			content = true
-			break
-		}
-	}
 	margin := 1.0
 	if len(first) > 1 {
 		margin = float64((first[0].s - first[1].s) / first[0].s)
 	}
 	switch {
-	case !content && topCov < noMatchCoverage:
-		res.Decision = DecisionNoMatch
-		res.Candidates = res.Candidates[:0]
 	case topCov < noMatchCoverage:
-		// Weak partial matches stay, for a caller that shows "closest".
+		// Weak partial matches stay: they are the closest the catalog
+		// has, and a caller shows them flagged. Hiding them would tell
+		// an agent the catalog cannot serve the intent when it may.
 		res.Decision = DecisionNoMatch
 	case qverb.kind() != operations.KindRead && qverb.kind() != "" && sc.hidden > first[0].s && res.Candidates[0].Op.Kind == operations.KindRead:
 		// "delete ticket 4" on a read-only server: the operation it asks

@@ -26,9 +26,14 @@ type Options struct {
 	// every pair is used in both directions.
 	Synonyms map[string][]string
 
+	// Ablate switches parts of the method off by name (see Ablations), to
+	// measure what each is worth. Unknown names are ignored; check them
+	// with CheckAblations.
+	Ablate []string
+
 	// ablation switches, for the evaluation of the method itself.
 	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams bool
-	noClauses, noNames, noFeedback                               bool
+	noClauses, noNames, noFeedback, noSemantic                   bool
 	tune                                                         *tuning
 }
 
@@ -90,8 +95,10 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	r := &Router{
 		ops:   make([]*operations.Operation, 0, len(ops)),
 		exact: make(map[string]int32, len(ops)),
-		opts:  opts,
 	}
+	tu := opts.tuning()
+	opts.ablate(&tu)
+	r.opts = opts
 	for _, op := range ops {
 		if op == nil {
 			continue
@@ -125,7 +132,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		r.verbs[i] = opVerb(op)
 	}
 	r.idx = buildIndex(r.ops, r.verbs, opts)
-	r.tu = opts.tuning()
+	r.tu = tu
 	n, nns := len(r.ops), r.idx.nsUnits
 	r.pool.New = func() any { return newScratch(n, nns) }
 	return r

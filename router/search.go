@@ -209,6 +209,12 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		}
 		return -1
 	}
+	if !r.opts.noVerbs && r.tu.questions && asksToKnow(words) {
+		// "is issue 5 open", "did the build fail", "how many repos did I
+		// star": a question about state reads, whatever verbs it holds;
+		// they are words to match, not the action.
+		qverb = verbRead
+	}
 	for i := 0; i < len(words) && len(groups) < maxGroups; i++ {
 		w := words[i]
 		// Only the first verb is the query's action ("list all open
@@ -699,9 +705,11 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 }
 
 // A term is "heavy" (frequent, low idf) when it occurs in more than
-// 1/heavyShare of the units, and in more than minHeavy of them: it is then
-// scored only on units that a selective term already matched, unless no
-// selective term matched anything. This bounds the work of a query.
+// 1/heavyShare of the units, and in more than minHeavy of them. Heavy
+// terms are scored after the selective ones; a heavy list longer than
+// maxHeavyScan is scored only on units that a content word of the query
+// already matched, unless none did. This bounds the work of a query on a
+// large catalog without making frequent words an AND on small ones.
 const (
 	heavyShare = 16
 	minHeavy   = 128
@@ -709,6 +717,10 @@ const (
 	// touched unit when it is this many times longer than the touched
 	// list, and scanned otherwise.
 	binarySearchFactor = 12
+	// maxHeavyScan: a heavy posting list up to this long is scored on
+	// every unit even when the query is anchored; only longer lists (large
+	// catalogs) are restricted to the units already touched.
+	maxHeavyScan = 8192
 )
 
 // heavyLimit is the posting count above which a term is heavy among units.
@@ -722,12 +734,17 @@ func heavyLimit(units int) uint32 { return uint32(max(minHeavy, units/heavyShare
 // group naming a resource then counts resourceMismatch less on an
 // operation of another resource (see agrees).
 func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, fields []uint16, touched []uint32, gbuf *[]uint32, ix *index, mismatch float32) []uint32 {
-	heavy := false
+	heavy, anchored := false, false
 	heavyPostings := heavyLimit(units)
 	for pass := 0; pass < 2; pass++ {
 		// Pass 0 scans selective variants. Pass 1 scores the heavy ones:
-		// everywhere when nothing matched yet, else on touched units only.
-		restrict := pass == 1 && len(touched) > 0
+		// on touched units only when a content word of the query, as
+		// written, matched in pass 0 (it anchors the query); everywhere
+		// otherwise. A verb's variant or a synonym that happens to be
+		// rare must not decide which operations a frequent content word
+		// may reach: "get issue" in a tracker where "issue" is everywhere
+		// would then see only the operations that say "retrieve".
+		anchoredPass := pass == 1 && anchored
 		for gi, g := range groups {
 			bit := uint64(1) << uint(gi)
 			gt := (*gbuf)[:0]
@@ -739,6 +756,12 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 					continue
 				}
 				docs, vals := p.doc[lo:hi], p.val[lo:hi]
+				if pass == 0 && len(docs) > 0 && !g.verb && !g.bigram && v.w >= 1 {
+					anchored = true
+				}
+				// A list short enough to scan whole is scanned whole: the
+				// operations it alone reaches may be the answer.
+				restrict := anchoredPass && len(docs) > maxHeavyScan
 				if restrict && len(touched)*binarySearchFactor < len(docs) {
 					// Few candidates: binary-search each one.
 					for _, d := range touched {
@@ -871,6 +894,35 @@ func (sc *scratch) clear() {
 		sc.fields[d] = 0
 	}
 	sc.touched = sc.touched[:0]
+}
+
+// asksToKnow reports whether a query is a question about how things are
+// rather than a request to do something: it opens with an auxiliary verb
+// ("is", "are", "did", "does", "has", ...) or with "how many", "how much"
+// and the like. Wh-words that the verb lexicon knows ("what", "who",
+// "which") are left to it; "how do I create ..." and "can you delete ..."
+// are requests, and their verb is the action.
+func asksToKnow(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	switch words[0] {
+	case "is", "are", "was", "were", "does", "did", "has", "have", "had", "isn", "aren", "wasn", "weren", "doesn", "didn", "hasn", "haven":
+		return true
+	case "do":
+		// "do I have open PRs" asks; "do a backup" does.
+		return len(words) > 1 && (words[1] == "i" || words[1] == "we" || words[1] == "you" || words[1] == "they" || words[1] == "any")
+	case "how":
+		if len(words) > 1 {
+			switch words[1] {
+			case "many", "much", "long", "often", "old", "big", "large":
+				return true
+			}
+		}
+	case "when", "where", "why", "whose", "whom":
+		return true
+	}
+	return false
 }
 
 // impliedVerb is the action of a query without a verb: a singular noun

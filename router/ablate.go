@@ -1,0 +1,100 @@
+package router
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Ablations are the names Options.Ablate accepts, one per part of the
+// method that can be switched off to measure what it is worth. "bm25"
+// switches every one of them off: plain BM25F over the same fields with
+// the same tokenizer, the baseline of the benchmarks.
+var Ablations = []string{
+	"bm25", "stem", "synonyms", "fuzzy", "field-weights", "verbs", "bigrams",
+	"clauses", "names", "feedback", "diversify", "services", "repeats",
+	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
+	"questions", "semantic",
+}
+
+// CheckAblations reports the first name that is not in Ablations.
+func CheckAblations(names []string) error {
+	for _, n := range names {
+		if !slices.Contains(Ablations, n) {
+			return fmt.Errorf("unknown ablation %q (want one of %s)", n, strings.Join(Ablations, ", "))
+		}
+	}
+	return nil
+}
+
+// ablate applies Options.Ablate to o and tu.
+func (o *Options) ablate(tu *tuning) {
+	for _, name := range o.Ablate {
+		all := name == "bm25"
+		on := func(n string) bool { return all || name == n }
+		if on("stem") {
+			o.noStem = true
+		}
+		if on("synonyms") {
+			o.noSynonyms = true
+			tu.compound = 0
+		}
+		if on("fuzzy") {
+			o.noFuzzy = true
+		}
+		if on("field-weights") {
+			o.flatWeights = true
+		}
+		if on("verbs") {
+			o.noVerbs = true
+			tu.vboost = 0
+			tu.runAgree = false
+		}
+		if on("bigrams") {
+			o.noBigrams = true
+		}
+		if on("clauses") {
+			o.noClauses = true
+		}
+		if on("names") {
+			o.noNames = true
+		}
+		if on("feedback") {
+			o.noFeedback = true
+		}
+		if on("diversify") {
+			tu.diversity = 0
+		}
+		if on("services") {
+			tu.svc = 0
+		}
+		if on("repeats") {
+			tu.qtf = 0
+		}
+		if on("values") {
+			tu.values = false
+		}
+		if on("agent-nouns") {
+			tu.derive = 0
+		}
+		if on("one-item") {
+			tu.itemBoost = 0
+			tu.pluralList = false
+		}
+		if on("namespace") {
+			tu.ns = 0
+		}
+		if on("resources") {
+			tu.resMismatch, tu.resMiss = 0, 0
+		}
+		if on("boosts") {
+			tu.idBoost, tu.sumBoost = 0, 0
+		}
+		if on("questions") {
+			tu.questions = false
+		}
+		if on("semantic") {
+			o.noSemantic = true
+		}
+	}
+}
