@@ -169,19 +169,35 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 		return s.unknownNamespace(f.Namespace)
 	}
 	res := s.router.Search(query, s.filterFor(f), f.Limit)
-	data := map[string]any{"candidates": s.candidateViews(res.Candidates)}
-	if len(res.Candidates) == 0 || res.Decision == router.DecisionNoMatch {
-		data["candidates"] = []candidateView{}
-		env := success(data, Step{Tool: ToolDescribe, Why: "nothing here serves that intent; browse the namespaces"})
+	if len(res.Candidates) == 0 {
+		// No word of the intent, nor any word the router relates to one,
+		// meets this catalog: the only case find answers with nothing.
+		env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone},
+			Step{Tool: ToolDescribe, Why: "nothing here serves that intent; browse the namespaces"})
 		env.Warnings = []string{"no operation matches that intent"}
 		if s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
 			env.Warnings = []string{readOnlyWarning}
 		}
 		return env
 	}
+	label := confidenceLabel(res.Decision)
+	data := map[string]any{"candidates": s.candidateViews(res.Candidates), "confidence": label}
 	top := res.Candidates[0].Op
-	env := success(data, Step{Tool: ToolDescribe, Action: top.ID, Why: "get its input schema"},
-		Step{Tool: s.verbFor(top), Action: top.ID, Why: "run it"})
+	var env *Envelope
+	if label == confidenceLow {
+		// The closest candidates are shown, never hidden: an agent told
+		// "nothing" would tell its user the API cannot do it. The
+		// namespaces they come from are the next place to look.
+		steps := []Step{{Tool: ToolDescribe, Action: top.ID, Why: "check that the closest candidate does what was asked before using it"}}
+		for _, ns := range candidateNamespaces(res.Candidates, 3) {
+			steps = append(steps, Step{Tool: ToolDescribe, Params: map[string]any{"namespace": ns}, Why: "browse " + ns + ", where the closest candidates are"})
+		}
+		env = success(data, steps...)
+		env.Warnings = append(env.Warnings, lowConfidenceWarning)
+	} else {
+		env = success(data, Step{Tool: ToolDescribe, Action: top.ID, Why: "get its input schema"},
+			Step{Tool: s.verbFor(top), Action: top.ID, Why: "run it"})
+	}
 	if s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
 		env.Warnings = append(env.Warnings, readOnlyWarning)
 	}
@@ -189,6 +205,53 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 	m.Score = round2(res.Candidates[0].Score)
 	m.Confidence = round2(res.Candidates[0].Confidence)
 	return env
+}
+
+// Confidence labels of a find answer.
+const (
+	// confidenceHigh: the leader is confident and clearly ahead; an
+	// intent-only ask would run it.
+	confidenceHigh = "high"
+	// confidenceMedium: relevant candidates; the agent picks one.
+	confidenceMedium = "medium"
+	// confidenceLow: only partial matches; they are the closest the
+	// catalog has, and may not serve the intent.
+	confidenceLow = "low"
+	// confidenceNone: nothing in the catalog meets the intent.
+	confidenceNone = "none"
+)
+
+// lowConfidenceWarning goes on a low-confidence find answer.
+const lowConfidenceWarning = "no candidate clearly serves that intent: these are the closest matches, best first; check one's summary and schema before using it, or browse the namespaces named in next_steps"
+
+// confidenceLabel is the label of a router decision.
+func confidenceLabel(d router.Decision) string {
+	switch d {
+	case router.DecisionRun:
+		return confidenceHigh
+	case router.DecisionNoMatch:
+		return confidenceLow
+	}
+	return confidenceMedium
+}
+
+// candidateNamespaces returns up to n distinct namespaces of cands, in
+// rank order.
+func candidateNamespaces(cands []router.Candidate, n int) []string {
+	var out []string
+	for _, c := range cands {
+		ns := c.Op.Namespace
+		if ns == "" {
+			ns = operations.DefaultNamespace(c.Op.ID)
+		}
+		if ns != "" && !slices.Contains(out, ns) {
+			out = append(out, ns)
+			if len(out) == n {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // describe: overview, namespace page, one descriptor, or intent lookup.
@@ -225,18 +288,22 @@ func (s *Server) describe(ctx context.Context, in Input) *Envelope {
 			limit = defaultDescribeLimit
 		}
 		res := s.router.Search(in.Intent, s.filterFor(f), min(limit, maxFindLimit))
-		if len(res.Candidates) == 0 || res.Decision == router.DecisionNoMatch {
+		if len(res.Candidates) == 0 {
 			return failure(CodeNoMatch, "no operation matches that intent", nil,
 				&Remedy{Tool: ToolDescribe, Fix: "browse the namespaces with describe {} or rephrase"})
 		}
 		// The best match in full, the rest as one line each: the full
 		// schemas of runners-up are rarely wanted and cost hundreds of tokens.
 		top := res.Candidates[0].Op
-		data := map[string]any{"match": s.descriptor(top)}
+		data := map[string]any{"match": s.descriptor(top), "confidence": confidenceLabel(res.Decision)}
 		if len(res.Candidates) > 1 {
 			data["others"] = s.candidateViews(res.Candidates[1:])
 		}
-		return success(data, Step{Tool: s.verbFor(top), Action: top.ID, Why: "run the best match"})
+		env := success(data, Step{Tool: s.verbFor(top), Action: top.ID, Why: "run the best match"})
+		if res.Decision == router.DecisionNoMatch {
+			env.Warnings = []string{lowConfidenceWarning}
+		}
+		return env
 	}
 	if f.Namespace != "" {
 		if f.Limit == 0 {

@@ -674,3 +674,56 @@ func TestFindExplainsEachCandidate(t *testing.T) {
 		}
 	}
 }
+
+// find never answers "nothing" when some operation shares a word with the
+// intent: weak matches come back flagged low, with the namespaces to
+// browse; only an intent that meets nothing in the catalog is empty.
+func TestFindShowsLowConfidenceCandidates(t *testing.T) {
+	s, _ := newTestServer(t, Options{})
+	env := call(t, s, "find", `{"intent":"translate this note into French and read it aloud on the radio"}`)
+	d := data(t, env)
+	cands, _ := d["candidates"].([]any)
+	if !env.OK || len(cands) == 0 || d["confidence"] != confidenceLow {
+		t.Fatalf("want low-confidence candidates: %s", env.JSON())
+	}
+	if first := cands[0].(map[string]any)["id"].(string); !strings.HasPrefix(first, "notes.") {
+		t.Fatalf("closest candidate should be a notes operation: %s", env.JSON())
+	}
+	browses := false
+	for _, st := range env.NextSteps {
+		if st.Tool == ToolDescribe && st.Params["namespace"] == "notes" {
+			browses = true
+		}
+	}
+	if !browses || !strings.Contains(strings.Join(env.Warnings, " "), "closest") {
+		t.Fatalf("a low answer should say so and name the namespace to browse: %s", env.JSON())
+	}
+
+	env = call(t, s, "find", `{"intent":"zxqv blorp"}`)
+	d = data(t, env)
+	if cands, _ := d["candidates"].([]any); !env.OK || len(cands) != 0 || d["confidence"] != confidenceNone {
+		t.Fatalf("an intent that meets nothing should be empty: %s", env.JSON())
+	}
+
+	env = call(t, s, "find", `{"intent":"list notes"}`)
+	if d := data(t, env); d["confidence"] == confidenceLow || d["confidence"] == confidenceNone {
+		t.Fatalf("a clear intent should not be low: %s", env.JSON())
+	}
+}
+
+// A question about state reads: its verbs ("deleted", "open") are words
+// to match, so a read-only server answers it instead of refusing it as a
+// write.
+func TestQuestionIsNotAWrite(t *testing.T) {
+	s, _ := newTestServer(t, Options{})
+	for _, q := range []string{"is note 3 deleted", "did someone create note 3", "has note 3 been updated"} {
+		env := call(t, s, "ask", `{"intent":"`+q+`","params":{"id":3}}`)
+		if env.Code == CodeWritesDisabled {
+			t.Fatalf("%q refused as a write: %s", q, env.JSON())
+		}
+	}
+	// An order to change state still is one.
+	if env := call(t, s, "ask", `{"intent":"delete note 3","params":{"id":3}}`); env.Code != CodeWritesDisabled {
+		t.Fatalf("delete on a read-only server: %s", env.JSON())
+	}
+}

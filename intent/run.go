@@ -66,13 +66,23 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 // explains why there is none (no_match, ambiguous_intent, or params that do
 // not fit the confident match).
 func (s *Server) routed(res router.Result, tool string, in Input) (*operations.Operation, *Envelope) {
+	// res.Verb is what the intent asks for; a question about state ("is
+	// issue 5 open?") asks to read, whatever verbs it holds.
 	if res.Decision != router.DecisionRun && s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
 		return nil, failure(CodeWritesDisabled, "that intent asks to change state, and this server is read-only", nil, readOnlyRemedy())
 	}
-	if len(res.Candidates) == 0 || res.Decision == router.DecisionNoMatch {
+	if len(res.Candidates) == 0 {
 		env := failure(CodeNoMatch, "no operation matches that intent", map[string]any{"candidates": []candidateView{}},
 			&Remedy{Tool: ToolDescribe, Fix: "browse namespaces with describe {}, or rephrase the intent"})
 		return nil, env
+	}
+	if res.Decision == router.DecisionNoMatch {
+		// Nothing to run, but the closest candidates are shown: one of
+		// them may be what was meant.
+		top := res.Candidates[0].Op
+		return nil, failure(CodeNoMatch, "no operation clearly serves that intent; the closest candidates are listed, best first",
+			map[string]any{"candidates": s.candidateViews(res.Candidates), "confidence": confidenceLow},
+			&Remedy{Tool: ToolDescribe, Action: top.ID, Fix: "check whether a candidate does what was asked (describe it), then call again with its id as action; or rephrase the intent"})
 	}
 	top := res.Candidates[0].Op
 	if res.Decision != router.DecisionRun && len(in.Params) > 0 {

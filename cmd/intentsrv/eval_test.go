@@ -34,16 +34,17 @@ func TestEvalTools(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var rep struct {
+	var reps map[string]struct {
 		All struct {
 			N       int     `json:"n"`
 			Top1    float64 `json:"top1"`
 			NoMatch float64 `json:"no_match_recall"`
 		} `json:"all"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &reps); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
+	rep := reps["router"]
 	if rep.All.N != 3 || rep.All.Top1 != 1 || rep.All.NoMatch != 1 {
 		t.Fatalf("report %+v\n%s", rep, out.String())
 	}
