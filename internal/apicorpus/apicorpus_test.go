@@ -1,0 +1,117 @@
+package apicorpus
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSplitIsStableAndAboutOneInFive(t *testing.T) {
+	tune := 0
+	const n = 5000
+	for i := range n {
+		name := "api" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + itoa(i)
+		if SplitOf(name) != SplitOf(name) {
+			t.Fatal("split is not deterministic")
+		}
+		if SplitOf(name) == SplitTune {
+			tune++
+		}
+	}
+	if share := float64(tune) / n; share < 0.17 || share > 0.23 {
+		t.Fatalf("tune share %.3f; want about 0.2", share)
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestSampleIsFixed(t *testing.T) {
+	var apis []API
+	for i := range 50 {
+		apis = append(apis, API{Name: "api" + itoa(i)})
+	}
+	a, b := Sample(apis, 10), Sample(apis, 10)
+	if len(a) != 10 {
+		t.Fatalf("sample of %d", len(a))
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name {
+			t.Fatal("sample differs between calls")
+		}
+	}
+}
+
+// The benchmark's index must not contain what the queries are made of.
+func TestLoadWithholdsSummariesAndIDs(t *testing.T) {
+	src := filepath.Join("..", "..", "testdata", "openapi", "petstore-swagger2.json")
+	c, err := Load(API{Name: "petstore", File: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Ops) != 5 || len(c.Queries) != 5 {
+		t.Fatalf("%d ops, %d queries; want 5 and 5", len(c.Ops), len(c.Queries))
+	}
+	ids := map[string]bool{}
+	for _, op := range c.Ops {
+		ids[op.ID] = true
+		for _, w := range []string{"addpet", "add_pet", "findpetsbystatus", "find_pets_by_status", "getpetbyid", "get_pet_by_id"} {
+			if strings.Contains(strings.ToLower(op.ID), w) {
+				t.Errorf("operationId leaked into id %s", op.ID)
+			}
+		}
+		for _, q := range c.Queries {
+			if strings.Contains(op.Summary, q.Text) || strings.Contains(op.Description, q.Text) {
+				t.Errorf("summary %q leaked into %s", q.Text, op.ID)
+			}
+		}
+	}
+	for _, q := range c.Queries {
+		if len(q.Labels) != 1 || !ids[q.Labels[0]] {
+			t.Errorf("query %q has labels %v", q.Text, q.Labels)
+		}
+	}
+}
+
+func TestRestatesPath(t *testing.T) {
+	for s, want := range map[string]bool{
+		"GET /V1.0/ActionTypes/{id}": true,
+		"/users/{id}":                true,
+		"Get a user":                 false,
+		"Post a message to /general": false,
+	} {
+		if restatesPath(s) != want {
+			t.Errorf("restatesPath(%q) = %v", s, !want)
+		}
+	}
+}
+
+func TestTextsAreDeterministic(t *testing.T) {
+	src := filepath.Join("..", "..", "testdata", "openapi", "petstore-swagger2.json")
+	if _, err := os.Stat(src); err != nil {
+		t.Fatal(err)
+	}
+	collect := func() []string {
+		var out []string
+		if err := Texts(API{File: src}, func(s string) { out = append(out, s) }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	a, b := collect(), collect()
+	if len(a) == 0 || strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Fatalf("texts differ or are empty: %d vs %d", len(a), len(b))
+	}
+	if !strings.Contains(strings.Join(a, "\n"), "Add a new pet to the store") {
+		t.Fatalf("summaries missing from texts: %q", a)
+	}
+}

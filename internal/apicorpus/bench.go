@@ -1,0 +1,140 @@
+package apicorpus
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/intentsrv/intentsrv/manifest/openapi"
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// Case is one API turned into a routing benchmark: its operations as the
+// router indexes them, with every summary and operationId withheld, and one
+// query per operation that had a summary (except summaries that only
+// restate the method and path).
+type Case struct {
+	API API
+	// Ops are the API's operations. Their ids are generated from method
+	// and path, and their texts carry no summary: a query must be routed
+	// by the description, parameters, tags and path alone.
+	Ops []*operations.Operation
+	// Queries are the withheld summaries. Labels are the ids of every
+	// operation whose summary reads the same.
+	Queries []Query
+}
+
+// Query is one benchmark query.
+type Query struct {
+	Text   string
+	Labels []string
+}
+
+// SizeBucket names the size class of a catalog of n operations, for
+// figures by API size.
+func SizeBucket(n int) string {
+	switch {
+	case n <= 10:
+		return "1-10 ops"
+	case n <= 50:
+		return "11-50 ops"
+	case n <= 200:
+		return "51-200 ops"
+	}
+	return "201+ ops"
+}
+
+// Load builds the benchmark case of a. The description is parsed twice with
+// the project's OpenAPI parser: once as published, for the summaries, and
+// once with every operation's operationId and summary removed (and the
+// summary cut from the front of its description), for the index. An API
+// whose description does not parse is an error; one with no summary gives a
+// case with no queries.
+func Load(a API) (*Case, error) {
+	data, err := os.ReadFile(a.File)
+	if err != nil {
+		return nil, err
+	}
+	full, err := openapi.Parse("api", data, openapi.ParseOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", a.Name, err)
+	}
+	withheld, err := withhold(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", a.Name, err)
+	}
+	blind, err := openapi.Parse("api", withheld, openapi.ParseOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%s (withheld): %w", a.Name, err)
+	}
+	c := &Case{API: a}
+	idOf := make(map[string]string, len(blind.Ops))
+	for _, op := range blind.Operations(openapi.BindOptions{Mock: true}) {
+		idOf[op.HTTP.Method+" "+op.HTTP.Path] = op.ID
+		c.Ops = append(c.Ops, &op)
+	}
+	bySummary := map[string][]string{}
+	var order []string
+	for _, op := range full.Ops {
+		id, ok := idOf[op.Method+" "+op.Path]
+		s := strings.TrimSpace(op.Summary)
+		if !ok || s == "" || restatesPath(s) {
+			continue
+		}
+		key := strings.ToLower(s)
+		if _, seen := bySummary[key]; !seen {
+			order = append(order, s)
+		}
+		bySummary[key] = append(bySummary[key], id)
+	}
+	for _, s := range order {
+		c.Queries = append(c.Queries, Query{Text: s, Labels: bySummary[strings.ToLower(s)]})
+	}
+	return c, nil
+}
+
+// withhold removes every operation's operationId and summary from an
+// OpenAPI document, and the summary from the start of its description.
+func withhold(data []byte) ([]byte, error) {
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	paths, _ := doc["paths"].(map[string]any)
+	for _, item := range paths {
+		ops, _ := item.(map[string]any)
+		for _, v := range ops {
+			op, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			summary, _ := op["summary"].(string)
+			delete(op, "operationId")
+			delete(op, "summary")
+			if d, ok := op["description"].(string); ok && summary != "" {
+				d = strings.TrimSpace(d)
+				s := strings.TrimSpace(summary)
+				if strings.EqualFold(strings.TrimRight(d, ". "), strings.TrimRight(s, ". ")) {
+					delete(op, "description")
+				} else if len(d) >= len(s) && strings.EqualFold(d[:len(s)], s) {
+					op["description"] = strings.TrimLeft(d[len(s):], ".:;,- \n")
+				}
+			}
+		}
+	}
+	return json.Marshal(doc)
+}
+
+// restatesPath reports whether a summary only restates the method and path
+// ("GET /V1.0/ActionTypes/{id}"): nobody asks for an operation that way,
+// and the path is in the index.
+func restatesPath(s string) bool {
+	if i := strings.IndexByte(s, ' '); i > 0 {
+		switch strings.ToUpper(s[:i]) {
+		case "GET", "PUT", "POST", "PATCH", "DELETE", "HEAD", "OPTIONS":
+			s = strings.TrimSpace(s[i:])
+		}
+	}
+	return strings.HasPrefix(s, "/")
+}
