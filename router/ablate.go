@@ -14,7 +14,7 @@ var Ablations = []string{
 	"bm25", "stem", "synonyms", "fuzzy", "field-weights", "verbs", "bigrams",
 	"clauses", "names", "feedback", "diversify", "services", "repeats",
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
-	"questions", "semantic",
+	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -90,8 +90,20 @@ func (o *Options) ablate(tu *tuning) {
 		if on("boosts") {
 			tu.idBoost, tu.sumBoost = 0, 0
 		}
+		if on("learned-verbs") {
+			tu.learnedVerbs = false
+		}
+		if on("singular") {
+			tu.singular = false
+		}
 		if on("questions") {
 			tu.questions = false
+		}
+		if on("neighbours") {
+			tu.neighbours = 0
+		}
+		if on("rerank") {
+			o.noRerank = true
 		}
 		if on("semantic") {
 			o.noSemantic = true

@@ -33,7 +33,7 @@ type Options struct {
 
 	// ablation switches, for the evaluation of the method itself.
 	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams bool
-	noClauses, noNames, noFeedback, noSemantic                   bool
+	noClauses, noNames, noFeedback, noSemantic, noRerank         bool
 	tune                                                         *tuning
 }
 
@@ -77,11 +77,13 @@ type Router struct {
 	ops   []*operations.Operation
 	exact map[string]int32 // id or alias → doc
 
-	idx   *index
-	syn   synonymTable
-	opts  Options
-	verbs []verbClass // per doc
-	tu    tuning
+	idx     *index
+	syn     synonymTable
+	opts    Options
+	verbs   []verbClass // per doc
+	tu      tuning
+	sem     *semantic             // nil when switched off
+	weights *[numFeatures]float32 // the re-ranker's; nil when switched off
 
 	pool sync.Pool // *scratch
 
@@ -133,6 +135,14 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	}
 	r.idx = buildIndex(r.ops, r.verbs, opts)
 	r.tu = tu
+	if !opts.noSemantic {
+		r.sem = newSemantic(r.idx, len(r.ops))
+	}
+	if !opts.noRerank {
+		if w, err := loadWeights(); err == nil {
+			r.weights = &w
+		}
+	}
 	n, nns := len(r.ops), r.idx.nsUnits
 	r.pool.New = func() any { return newScratch(n, nns) }
 	return r

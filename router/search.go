@@ -104,6 +104,10 @@ type group struct {
 	// plural with no identifier after it, in a request to read ("open
 	// tickets"): it is about the collection.
 	item, many bool
+	// one: the word is singular with no identifier after it ("get the
+	// invoice"): reading, changing or deleting it means one item;
+	// creating it means adding to its collection.
+	one bool
 }
 
 // addRes records t as a resource variant of g, when it is one.
@@ -148,6 +152,7 @@ type scratch struct {
 	// services the query names (see namedServices)
 	services []int32
 	divRest  []hit
+	qvec     []float32 // the query's mean word vector (semantic.queryVector)
 }
 
 type hit struct {
@@ -223,6 +228,12 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		pv := ""
 		if !r.opts.noVerbs && qverb == verbNone {
 			vc = verbLexicon[w]
+			if vc == verbNone && i == 0 && r.tu.learnedVerbs {
+				// The first word in the third person ("Creates a
+				// webhook", "Uninstalls a plugin") or one the corpus
+				// says starts summaries of one kind of method.
+				vc = learnedVerb(w)
+			}
 			for j := i + 1; j < len(words) && j <= i+1+maxParticleGap; j++ {
 				if p, ok := phrasalVerbs[w+" "+words[j]]; ok {
 					vc, pv = p.class, p.op
@@ -280,7 +291,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		}
 		g := group{surface: w, verb: vc != verbNone, item: vc == verbNone && slices.Contains(sc.items, w)}
 		g.many = vc == verbNone && !g.item && plural(w) != w
+		g.one = vc == verbNone && !g.item && plural(w) == w && r.tu.singular
 		g.variants = ix.lookup(w, r.tu.stem, nil)
+		ownWord := len(g.variants) > 0 && g.variants[0].w >= 1
 		if len(g.variants) > 0 {
 			if k := seen(g.variants[0].t); k >= 0 {
 				groups[k].repeats++ // repeated word
@@ -316,6 +329,20 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				r.addPhrase(&g, a, r.tu.syn)
 			}
 			r.shareIDF(&g, n0)
+		}
+		if vc == verbNone && r.sem != nil && r.tu.neighbours > 0 && !ownWord && len(groups) < maxGroups-1 {
+			// Only a word the catalog does not say reaches out to its
+			// neighbours: a word it does say already matches, and its
+			// neighbours would pull a long request off topic. The
+			// neighbours are a group of their own with no coverage: they
+			// find candidates, but a match through them alone leaves
+			// the word unmatched, so the answer stays low-confidence.
+			ng := group{surface: w}
+			r.sem.addNeighbours(&ng, w, r.tu.neighbours)
+			if len(ng.variants) > 0 {
+				ng.known = true
+				groups = append(groups, ng)
+			}
 		}
 		if pv != "" {
 			for _, x := range ix.lookup(pv, r.tu.stem, sc.vbuf[:0]) {
@@ -501,7 +528,27 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 			r.pool.Put(sc)
 		}
 	}()
-	groups, qverb := r.analyze(intent, sc)
+	groups, qverb, hits, first, total := r.retrieve(intent, f, limit, sc)
+	if !r.severalRequests(intent, sc) {
+		hits = r.rerank(groups, qverb, hits, total, sc)
+	}
+	hits = r.diversify(groups, hits, limit, sc)
+	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
+	if !sc.implied {
+		res.Verb = qverb.kind()
+	}
+	completed = true
+	return res
+}
+
+// retrieve analyzes the intent and ranks the operations that pass f by
+// their words: BM25F with the query's expansions and boosts, feedback and
+// clause fusion. It returns the query's groups and verb, the ranking
+// (hits, enough for limit and for the stages after it), the first pass's
+// ranking and the query's total coverage weight. The per-document buffers
+// of sc describe hits until sc is cleared.
+func (r *Router) retrieve(intent string, f Filter, limit int, sc *scratch) (groups []group, qverb verbClass, hits, first []hit, total float32) {
+	groups, qverb = r.analyze(intent, sc)
 	multi := !r.opts.noClauses && len(groups) >= 2*minClauseGroups
 	pool := limit
 	if multi {
@@ -510,7 +557,10 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.diversity > 0 {
 		pool = max(pool, diversePool)
 	}
-	hits, total := r.score(groups, qverb, f, pool, sc)
+	if r.weights != nil {
+		pool = max(pool, rerankPool)
+	}
+	hits, total = r.score(groups, qverb, f, pool, sc)
 	first, hidden := hits, sc.hidden
 	if !r.opts.noFeedback {
 		hits = r.feedback(groups, hits, total, f, pool, sc)
@@ -521,13 +571,7 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		hits = r.fuseClauses(intent, hits, sc.acc, f, pool, sc2)
 		r.pool.Put(sc2)
 	}
-	hits = r.diversify(groups, hits, limit, sc)
-	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
-	if !sc.implied {
-		res.Verb = qverb.kind()
-	}
-	completed = true
-	return res
+	return groups, qverb, hits, first, total
 }
 
 // score accumulates BM25F scores group by group and returns the top limit
@@ -1020,6 +1064,8 @@ func (r *Router) scopeAgrees(groups []group, qverb verbClass, d uint32) bool {
 		switch {
 		case g.item && ix.scope[d] == scopeItem:
 		case g.many && reads && ix.scope[d] == scopeCollection && r.tu.pluralList:
+		case g.one && ix.scope[d] == scopeItem && (qverb == verbRead || qverb == verbUpdate || qverb == verbDelete):
+		case g.one && ix.scope[d] == scopeCollection && qverb == verbCreate:
 		default:
 			continue
 		}

