@@ -137,3 +137,41 @@ func (r *Router) poolFeatures(intent string) (rows [][numFeatures]float32, logS 
 	}
 	return rows, logS, docs
 }
+
+// PoolTop1 is the share of the queries of cases whose first candidate is a
+// label once the pool is re-scored with w (the lexical ranking when w is
+// nil), counted over every query: a query whose label is outside the pool
+// is a miss either way. It lets a generator validate weights on cases
+// they were not fitted on.
+func PoolTop1(cases []LearnCase, w *Weights) float64 {
+	var weights [numFeatures]float64
+	weights[featLogScore] = 1
+	if w != nil {
+		copy(weights[:], w.W)
+	}
+	n, right := 0, 0
+	for _, c := range cases {
+		r := New(c.Ops, Options{noRerank: true})
+		for _, q := range c.Queries {
+			n++
+			rows, _, docs := r.poolFeatures(q.Query)
+			best, bz := -1, math.Inf(-1)
+			for i, x := range rows {
+				var s float64
+				for k := range numFeatures {
+					s += weights[k] * float64(x[k])
+				}
+				if s > bz {
+					best, bz = i, s
+				}
+			}
+			if best >= 0 && slices.Contains(q.Labels, r.ops[docs[best]].ID) {
+				right++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(right) / float64(n)
+}

