@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/intentsrv/intentsrv/internal/synth"
+	"github.com/intentsrv/intentsrv/internal/vecfile"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -41,9 +43,20 @@ func benchQueries(ops []*operations.Operation, n int) []string {
 	return qs
 }
 
+// benchOptions are the options of the search benchmarks:
+// ROUTER_BENCH_ABLATE (comma-separated Ablations) switches parts off, to
+// measure what each costs.
+func benchOptions() Options {
+	var o Options
+	if a := os.Getenv("ROUTER_BENCH_ABLATE"); a != "" {
+		o.Ablate = strings.Split(a, ",")
+	}
+	return o
+}
+
 func benchSearch(b *testing.B, n int) {
 	ops := synthOps(n)
-	r := New(ops, Options{})
+	r := New(ops, benchOptions())
 	qs := benchQueries(ops, 512)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -146,4 +159,14 @@ func BenchmarkBuild2500(b *testing.B) {
 		sink = New(ops, Options{})
 	}
 	sink = nil
+}
+
+// BenchmarkLoadVectors measures decoding the embedded word vectors, which a
+// process does once, at its first router.
+func BenchmarkLoadVectors(b *testing.B) {
+	for b.Loop() {
+		if _, err := vecfile.Read(vectorsFile); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -774,6 +774,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 	ix.ns = buildPostings(nsTerms, nsLens, nsDF, weights, tu)
 	ix.nsUnits = len(nsTerms)
 	ix.post = buildPostings(docTerms, lens, df, weights, tu)
+	ix.post.buildMax()
 	ix.buildForward(n)
 	ix.buildServices(ops)
 	if !opts.noFuzzy {
@@ -905,6 +906,18 @@ type postings struct {
 	doc    []uint32
 	val    []float32 // BM25F contribution of the term to the unit, idf included
 	fields []uint16  // bit set of fields the term occurs in
+	max    []float32 // per term, its largest val
+}
+
+// buildMax fills max.
+func (p *postings) buildMax() {
+	nt := len(p.start) - 1
+	p.max = make([]float32, nt)
+	for t := range nt {
+		for _, v := range p.val[p.start[t]:p.start[t+1]] {
+			p.max[t] = max(p.max[t], v)
+		}
+	}
 }
 
 // buildPostings computes BM25F contributions for units described by their

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/intentsrv/intentsrv/operations"
 )
 
 // Query-side weights: how much a variant of a query word counts next to the
@@ -104,6 +106,8 @@ type group struct {
 	// plural with no identifier after it, in a request to read ("open
 	// tickets"): it is about the collection.
 	item, many bool
+	// learned: the group holds a word's learned neighbours (semantic.go).
+	learned bool
 	// one: the word is singular with no identifier after it ("get the
 	// invoice"): reading, changing or deleting it means one item;
 	// creating it means adding to its collection.
@@ -153,6 +157,7 @@ type scratch struct {
 	services []int32
 	divRest  []hit
 	qvec     []float32 // the query's mean word vector (semantic.queryVector)
+	prune    pruning
 }
 
 type hit struct {
@@ -337,7 +342,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			// neighbours are a group of their own with no coverage: they
 			// find candidates, but a match through them alone leaves
 			// the word unmatched, so the answer stays low-confidence.
-			ng := group{surface: w}
+			ng := group{surface: w, learned: true}
 			r.sem.addNeighbours(&ng, w, r.tu.neighbours)
 			if len(ng.variants) > 0 {
 				ng.known = true
@@ -583,11 +588,14 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	for _, g := range groups {
 		total += g.cov
 	}
-	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.fields, sc.touched[:0], &sc.gtouched, ix, r.tu.resMismatch)
+	prune := &sc.prune
+	prune.limit, prune.filter, prune.ops = limit, f, r.ops
+	prune.slack = (1 + r.tu.vboost) * (1 + r.tu.idBoost) * (1 + r.tu.sumBoost) * (1 + r.tu.itemBoost) * (1 + r.tu.svc) / max(0.01, 1-r.tu.resMiss)
+	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.fields, sc.touched[:0], &sc.gtouched, ix, r.tu.resMismatch, prune)
 	touched := sc.touched
 	acc := sc.acc
 	if r.tu.ns > 0 && len(ix.ns.start) > 0 {
-		sc.nsTouched = accumulate(&ix.ns, ix.nsUnits, groups, sc.nsAcc, sc.nsBest, sc.nsMask, nil, sc.nsTouched[:0], &sc.gtouched, nil, 0)
+		sc.nsTouched = accumulate(&ix.ns, ix.nsUnits, groups, sc.nsAcc, sc.nsBest, sc.nsMask, nil, sc.nsTouched[:0], &sc.gtouched, nil, 0, nil)
 		for _, d := range touched {
 			if k := ix.nsOf[d]; k >= 0 {
 				acc[d] += r.tu.ns * sc.nsAcc[k]
@@ -750,10 +758,14 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 
 // A term is "heavy" (frequent, low idf) when it occurs in more than
 // 1/heavyShare of the units, and in more than minHeavy of them. Heavy
-// terms are scored after the selective ones; a heavy list longer than
-// maxHeavyScan is scored only on units that a content word of the query
-// already matched, unless none did. This bounds the work of a query on a
-// large catalog without making frequent words an AND on small ones.
+// terms are scored after the selective ones, only on the units those
+// already matched and, for a content word of the query as written, on the
+// headSize units the term scores best;
+// everywhere when nothing matched. This bounds the work of a query without
+// making a frequent word an AND with a rare one: "get issue", in a
+// tracker where "issue" is everywhere and "get" reaches the few
+// operations that say "retrieve", still meets the operations most about
+// issues.
 const (
 	heavyShare = 16
 	minHeavy   = 128
@@ -761,11 +773,76 @@ const (
 	// touched unit when it is this many times longer than the touched
 	// list, and scanned otherwise.
 	binarySearchFactor = 12
-	// maxHeavyScan: a heavy posting list up to this long is scored on
-	// every unit even when the query is anchored; only longer lists (large
-	// catalogs) are restricted to the units already touched.
-	maxHeavyScan = 8192
 )
+
+// pruning decides whether the heavy terms of a query may be scored on the
+// touched operations only (MaxScore): when the most an untouched operation
+// could get from them, times the most the boosts can lift it over a
+// touched one (slack), stays under the limit-th best score among the
+// touched operations that pass the filter, no untouched one can reach the
+// ranking, and skipping them changes nothing. Otherwise every posting is
+// scored: a frequent word is never an AND with a rare one ("get issue" in
+// a tracker where "issue" is everywhere still meets the issue operations).
+type pruning struct {
+	limit  int
+	slack  float32
+	filter Filter
+	ops    []*operations.Operation
+	heap   []float32
+}
+
+// safe reports whether restricting the heavy terms is exact.
+func (pr *pruning) safe(p *postings, groups []group, touched []uint32, acc []float32, heavyPostings uint32) bool {
+	if len(touched) < pr.limit {
+		return false
+	}
+	var rest float32
+	for _, g := range groups {
+		var m float32
+		for _, v := range g.variants {
+			if p.start[v.t+1]-p.start[v.t] > heavyPostings || g.learned {
+				m = max(m, p.max[v.t]*v.w)
+			}
+		}
+		rest += m
+	}
+	// The limit-th best score among the touched operations that pass the
+	// filter: a min-heap of the best limit.
+	h := pr.heap[:0]
+	for _, d := range touched {
+		s := acc[d]
+		if len(h) == pr.limit && s <= h[0] {
+			continue
+		}
+		if !pr.filter.allowed(pr.ops[d]) {
+			continue
+		}
+		if len(h) < pr.limit {
+			h = append(h, s)
+			for i := len(h) - 1; i > 0 && h[(i-1)/2] > h[i]; i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+			continue
+		}
+		h[0] = s
+		for i := 0; ; {
+			l, r, m := 2*i+1, 2*i+2, i
+			if l < len(h) && h[l] < h[m] {
+				m = l
+			}
+			if r < len(h) && h[r] < h[m] {
+				m = r
+			}
+			if m == i {
+				break
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	pr.heap = h
+	return len(h) == pr.limit && rest*pr.slack < h[0]
+}
 
 // heavyLimit is the posting count above which a term is heavy among units.
 func heavyLimit(units int) uint32 { return uint32(max(minHeavy, units/heavyShare)) }
@@ -777,35 +854,29 @@ func heavyLimit(units int) uint32 { return uint32(max(minHeavy, units/heavyShare
 // ix, when not nil, is the index whose operations the units are: a
 // group naming a resource then counts resourceMismatch less on an
 // operation of another resource (see agrees).
-func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, fields []uint16, touched []uint32, gbuf *[]uint32, ix *index, mismatch float32) []uint32 {
-	heavy, anchored := false, false
+func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, fields []uint16, touched []uint32, gbuf *[]uint32, ix *index, mismatch float32, prune *pruning) []uint32 {
+	heavy := false
 	heavyPostings := heavyLimit(units)
 	for pass := 0; pass < 2; pass++ {
 		// Pass 0 scans selective variants. Pass 1 scores the heavy ones:
-		// on touched units only when a content word of the query, as
-		// written, matched in pass 0 (it anchors the query); everywhere
-		// otherwise. A verb's variant or a synonym that happens to be
-		// rare must not decide which operations a frequent content word
-		// may reach: "get issue" in a tracker where "issue" is everywhere
-		// would then see only the operations that say "retrieve".
-		anchoredPass := pass == 1 && anchored
+		// on the touched units only when no other unit could reach the
+		// top (see pruning), everywhere otherwise.
+		restricted := pass == 1 && len(touched) > 0 && (prune == nil || prune.safe(p, groups, touched, acc, heavyPostings))
 		for gi, g := range groups {
 			bit := uint64(1) << uint(gi)
 			gt := (*gbuf)[:0]
 			for _, v := range g.variants {
 				lo, hi := p.start[v.t], p.start[v.t+1]
-				isHeavy := hi-lo > heavyPostings
+				// A learned neighbour is scored like a heavy term: it
+				// brings new candidates only when the query's own words
+				// meet nothing.
+				isHeavy := hi-lo > heavyPostings || g.learned
 				if isHeavy != (pass == 1) {
 					heavy = heavy || isHeavy
 					continue
 				}
 				docs, vals := p.doc[lo:hi], p.val[lo:hi]
-				if pass == 0 && len(docs) > 0 && !g.verb && !g.bigram && v.w >= 1 {
-					anchored = true
-				}
-				// A list short enough to scan whole is scanned whole: the
-				// operations it alone reaches may be the answer.
-				restrict := anchoredPass && len(docs) > maxHeavyScan
+				restrict := restricted
 				if restrict && len(touched)*binarySearchFactor < len(docs) {
 					// Few candidates: binary-search each one.
 					for _, d := range touched {
