@@ -26,8 +26,7 @@ const rerankPool = 10
 
 // Features, in the order of the weights file.
 const (
-	featCosine         = iota // cosine of the query's and the operation's mean word vectors
-	featVerbAgrees            // the operation's verb class is the query's
+	featVerbAgrees     = iota // the operation's verb class is the query's
 	featKindMismatch          // the query's verb implies another kind (read vs write vs destructive)
 	featMethodAgrees          // the HTTP method is the one the query's verb implies
 	featItemOne               // acts on one item; the query names one thing
@@ -45,7 +44,7 @@ const (
 
 // FeatureNames are the re-ranker's features, in weight order.
 var FeatureNames = [numFeatures]string{
-	"cosine", "verb_agrees", "kind_mismatch", "method_agrees",
+	"verb_agrees", "kind_mismatch", "method_agrees",
 	"item_one", "collection_many", "item_many", "collection_one",
 	"path_depth", "path_params", "coverage", "in_name", "desc_only", "log_score",
 }
@@ -87,7 +86,6 @@ var loadWeights = sync.OnceValues(func() ([numFeatures]float32, error) {
 type queryShape struct {
 	verb      verbClass
 	one, many bool
-	vec       []float32 // mean word vector; nil without vectors
 }
 
 func (r *Router) shape(groups []group, qverb verbClass, sc *scratch) queryShape {
@@ -97,9 +95,6 @@ func (r *Router) shape(groups []group, qverb verbClass, sc *scratch) queryShape 
 		q.one = q.one || g.item || g.one && g.nres > 0
 		q.many = q.many || g.many && g.nres > 0
 	}
-	if r.sem != nil && r.sem.docs != nil {
-		q.vec = r.sem.queryVector(groups, sc)
-	}
 	return q
 }
 
@@ -108,9 +103,6 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 	var x [numFeatures]float32
 	ix := r.idx
 	op := r.ops[d]
-	if q.vec != nil {
-		x[featCosine] = r.sem.cosine(q.vec, d)
-	}
 	if q.verb != verbNone {
 		ov := r.verbs[d]
 		if ov == q.verb || ov == verbRead && q.verb == verbList || ov == verbList && q.verb == verbRead {

@@ -136,7 +136,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	r.idx = buildIndex(r.ops, r.verbs, opts)
 	r.tu = tu
 	if !opts.noSemantic {
-		r.sem = newSemantic(r.idx, len(r.ops))
+		r.sem = newSemantic(r.idx)
 	}
 	if !opts.noRerank {
 		if w, err := loadWeights(); err == nil {

@@ -156,7 +156,6 @@ type scratch struct {
 	// services the query names (see namedServices)
 	services []int32
 	divRest  []hit
-	qvec     []float32 // the query's mean word vector (semantic.queryVector)
 	prune    pruning
 }
 

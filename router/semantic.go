@@ -2,7 +2,6 @@ package router
 
 import (
 	_ "embed"
-	"math"
 	"strings"
 	"sync"
 
@@ -36,12 +35,11 @@ const (
 type semantic struct {
 	vec  *vecfile.Vectors
 	term []uint32 // vocabulary word → the catalog's term for it, or noTerm
-	docs []int8   // operations' unit mean vectors × 127, row-major (docVectors)
 }
 
 // newSemantic links the vectors' vocabulary to ix's terms. It returns nil
 // when the vectors cannot be read (the router then works on words alone).
-func newSemantic(ix *index, n int) *semantic {
+func newSemantic(ix *index) *semantic {
 	v, err := loadVectors()
 	if err != nil || v == nil {
 		return nil
@@ -54,7 +52,6 @@ func newSemantic(ix *index, n int) *semantic {
 		}
 		s.term[i] = t
 	}
-	s.docVectors(ix, n)
 	return s
 }
 
@@ -107,100 +104,4 @@ func learnedVerb(w string) verbClass {
 		return c
 	}
 	return learnedVerbs()[s]
-}
-
-// docVectors computes each operation's mean word vector: the vectors of its
-// words weighted by their BM25F contribution to it (idf included), so rare
-// words and words of its name and summary count most. Rows are unit
-// vectors quantised to int8; an operation none of whose words has a
-// vector gets a zero row.
-func (s *semantic) docVectors(ix *index, n int) {
-	dims := s.vec.Dims
-	acc := make([]float32, n*dims)
-	for t, k := range ix.vocab {
-		if k == "" || k[0] == '~' {
-			continue
-		}
-		i, ok := s.vec.Index(k)
-		if !ok {
-			continue
-		}
-		row := s.vec.Row(i)
-		lo, hi := ix.post.start[t], ix.post.start[t+1]
-		for p := lo; p < hi; p++ {
-			d, w := ix.post.doc[p], ix.post.val[p]
-			dst := acc[int(d)*dims : (int(d)+1)*dims]
-			for j, x := range row {
-				dst[j] += w * x
-			}
-		}
-	}
-	s.docs = make([]int8, n*dims)
-	for d := range n {
-		quantize(acc[d*dims:(d+1)*dims], s.docs[d*dims:(d+1)*dims])
-	}
-}
-
-// quantize writes the unit vector of v, × 127, into out.
-func quantize(v []float32, out []int8) {
-	var norm float64
-	for _, x := range v {
-		norm += float64(x) * float64(x)
-	}
-	if norm == 0 {
-		return
-	}
-	scale := float32(127 / math.Sqrt(norm))
-	for j, x := range v {
-		out[j] = int8(max(-127, min(127, int32(math.Round(float64(x*scale))))))
-	}
-}
-
-// queryVector is the mean vector of the query's content words, weighted
-// by their coverage weight (idf), normalised; nil when no word has one.
-func (s *semantic) queryVector(groups []group, sc *scratch) []float32 {
-	dims := s.vec.Dims
-	q := sc.qvec[:0]
-	for range dims {
-		q = append(q, 0)
-	}
-	sc.qvec = q
-	any := false
-	for i := range groups {
-		g := &groups[i]
-		if g.verb || g.bigram || g.cov <= 0 {
-			continue
-		}
-		k, ok := s.vec.Index(plural(g.surface))
-		if !ok {
-			continue
-		}
-		any = true
-		for j, x := range s.vec.Row(k) {
-			q[j] += g.cov * x
-		}
-	}
-	if !any {
-		return nil
-	}
-	var norm float64
-	for _, x := range q {
-		norm += float64(x) * float64(x)
-	}
-	inv := float32(1 / math.Sqrt(norm))
-	for j := range q {
-		q[j] *= inv
-	}
-	return q
-}
-
-// cosine is the cosine of a unit query vector and operation d's vector.
-func (s *semantic) cosine(q []float32, d uint32) float32 {
-	dims := s.vec.Dims
-	row := s.docs[int(d)*dims : (int(d)+1)*dims]
-	var dot float32
-	for j, x := range row {
-		dot += q[j] * float32(x)
-	}
-	return dot / 127
 }
