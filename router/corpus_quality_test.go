@@ -16,10 +16,10 @@ import (
 // find answers with nothing at most once in a hundred in-scope queries.
 const (
 	corpusSampleAPIs   = 120
-	corpusFloorTop1    = 0.73 // reached: 0.747 (BM25F 0.629)
-	corpusFloorNDCG10  = 0.82 // reached: 0.839 (BM25F 0.767)
+	corpusFloorTop1    = 0.78 // reached: 0.801 (BM25F 0.646)
+	corpusFloorNDCG10  = 0.88 // reached: 0.905 (BM25F 0.807)
 	corpusMaxEmptyRate = 0.01
-	corpusMinLeadBM25  = 0.08 // top-1 over plain BM25F on the same sample
+	corpusMinLeadBM25  = 0.10 // top-1 over plain BM25F on the same sample (reached: 0.155)
 )
 
 func TestOpenAPIDirectorySample(t *testing.T) {

@@ -35,7 +35,7 @@ const (
 	featCollectionOne         // acts on a collection; the query names one thing
 	featPathDepth             // literal segments of the HTTP path, / 8
 	featPathParams            // parameters in the HTTP path, / 4
-	featCoverage              // share of the query's weight the operation matches
+	featCoverage              // share of the query's content words (by idf) the operation matches; verbs are the verb features' business
 	featInName                // the query matched the operation's id
 	featDescOnly              // the query matched only descriptions and parameter text
 	featLogScore              // log of the lexical score relative to the leader's (≤ 0)
@@ -149,7 +149,7 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 		x[featPathDepth] = float32(depth) / 8
 		x[featPathParams] = float32(params) / 4
 	}
-	x[featCoverage] = float32(r.coverage(groups, sc.mask[d], total))
+	x[featCoverage] = contentCoverage(groups, sc.mask[d])
 	fm := sc.fields[d]
 	if fm&(1<<fName) != 0 {
 		x[featInName] = 1
@@ -181,6 +181,10 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	if r.weights == nil || len(hits) < 2 || r.weights[featLogScore] <= 0 {
 		return hits
 	}
+	// A copy: hits may share its array with the first pass's ranking,
+	// on which the decision is taken.
+	hits = append(sc.reranked[:0], hits...)
+	sc.reranked = hits
 	q := r.shape(groups, qverb, sc)
 	n := min(len(hits), rerankPool)
 	top := hits[0].s
@@ -222,4 +226,23 @@ func (r *Router) severalRequests(intent string, sc *scratch) bool {
 		}
 	}
 	return n >= 2
+}
+
+// contentCoverage is the idf-weighted share of the query's content words
+// (not verbs) that mask matches.
+func contentCoverage(groups []group, mask uint64) float32 {
+	var got, all float32
+	for gi, g := range groups {
+		if g.verb || g.cov <= 0 {
+			continue
+		}
+		all += g.cov
+		if mask&(1<<uint(gi)) != 0 {
+			got += g.cov
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return got / all
 }

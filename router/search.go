@@ -157,6 +157,7 @@ type scratch struct {
 	services []int32
 	divRest  []hit
 	prune    pruning
+	reranked []hit // the re-ranker's copy of the ranking
 }
 
 type hit struct {

@@ -3,10 +3,14 @@
 // training the router's word vectors and benchmarking the router on APIs
 // nobody on the project wrote.
 //
-// Every API is assigned to one split by a hash of its name: SplitTune (one
-// in five) or SplitReport (the rest). Vectors are trained and weights tuned
-// on the tune split only; figures are reported on the report split, so they
-// measure APIs the router's learned parts never saw.
+// Every API is assigned to one split by a hash of its provider (the first
+// segment of its name, "github.com" for "github.com/ghes-3.0"): SplitTune
+// (one provider in five) or SplitReport (the rest). All versions and parts
+// of one provider's API land together, so near-copies (GitHub Enterprise
+// Server next to api.github.com) never sit on both sides. Vectors are
+// trained and weights tuned on the tune split only; figures are reported
+// on the report split, so they measure APIs the router's learned parts
+// never saw.
 package apicorpus
 
 import (
@@ -43,9 +47,10 @@ type API struct {
 }
 
 // SplitOf returns the split of the API called name: tune when the FNV-1a
-// hash of the name is divisible by five, report otherwise.
+// hash of its provider is divisible by five, report otherwise.
 func SplitOf(name string) string {
-	if hashName(name)%5 == 0 {
+	provider, _, _ := strings.Cut(name, "/")
+	if hashName(provider)%5 == 0 {
 		return SplitTune
 	}
 	return SplitReport

@@ -115,3 +115,14 @@ func TestTextsAreDeterministic(t *testing.T) {
 		t.Fatalf("summaries missing from texts: %q", a)
 	}
 }
+
+func TestOneProviderOneSplit(t *testing.T) {
+	for _, p := range []string{"github.com", "azure.com", "googleapis.com", "apideck.com"} {
+		want := SplitOf(p)
+		for _, v := range []string{"/api.github.com", "/ghes-3.0", "/v1", "/crm"} {
+			if got := SplitOf(p + v); got != want {
+				t.Errorf("%s%s is in %s, %s in %s", p, v, got, p, want)
+			}
+		}
+	}
+}
