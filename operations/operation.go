@@ -37,6 +37,36 @@ func (k Kind) Valid() bool {
 // IsWrite reports whether k changes state (write or destructive).
 func (k Kind) IsWrite() bool { return k == KindWrite || k == KindDestructive }
 
+// risk orders the kinds: read < write < destructive; 0 for an invalid kind.
+func (k Kind) risk() int {
+	switch k {
+	case KindRead:
+		return 1
+	case KindWrite:
+		return 2
+	case KindDestructive:
+		return 3
+	}
+	return 0
+}
+
+// Declared is the kind of an operation whose protocol implies floor (an
+// HTTP DELETE is destructive, a POST a write) when a source outside the
+// operator's control — a spec's extension, an upstream tool's annotations
+// — declares declared: the riskier of the two. Such a source may raise a
+// kind but never lower it, so a spec cannot turn a DELETE into a read that
+// runs without a preview. lowered reports a declaration that was refused.
+// Only the operator's own overlay or configuration may lower a kind.
+func Declared(floor, declared Kind) (kind Kind, lowered bool) {
+	if !declared.Valid() {
+		return floor, false
+	}
+	if declared.risk() < floor.risk() {
+		return floor, true
+	}
+	return declared, false
+}
+
 // Example is one worked use of an operation: a phrase a user might say and
 // the parameters that serve it. Examples feed the router and describe.
 type Example struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/intentsrv/intentsrv/gate"
 	"github.com/intentsrv/intentsrv/intent"
 	"github.com/intentsrv/intentsrv/manifest/openapi"
+	"github.com/intentsrv/intentsrv/operations"
 )
 
 // Doctor statuses. Only fail makes doctor exit non-zero.
@@ -76,6 +77,7 @@ func doctorChecks() []doctorCheck {
 		{"config", checkConfig},
 		{"sources", checkSources},
 		{"writes", checkWrites},
+		{"kinds", checkKinds},
 		{"env", checkEnv},
 		{"auth", checkAuth},
 		{"network", checkNetwork},
@@ -170,6 +172,29 @@ func checkSources(_ context.Context, env *doctorEnv) []finding {
 			status = statusWarn
 		}
 		out = append(out, finding{Status: status, Detail: fmt.Sprintf("%s: %d operations, %d visible under the policies", src, total[src], visible[src])})
+	}
+	return out
+}
+
+// checkKinds lists every operation served as a lower kind than its HTTP
+// method implies (a DELETE as a read): only the operator's overlay can do
+// that, and each such override is a decision someone should see.
+func checkKinds(_ context.Context, env *doctorEnv) []finding {
+	if env.srv == nil {
+		return skipped()
+	}
+	var out []finding
+	for _, op := range env.srv.Registry().All() {
+		if op.HTTP == nil {
+			continue
+		}
+		floor := openapi.MethodKind(op.HTTP.Method)
+		if _, lowered := operations.Declared(floor, op.Kind); lowered {
+			out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%s: %s %s is served as %s by an operator overlay; its method implies %s", op.ID, op.HTTP.Method, op.HTTP.Path, op.Kind, floor)})
+		}
+	}
+	if len(out) == 0 {
+		return []finding{{Status: statusOK, Detail: "no operation is served as a lower kind than its HTTP method implies"}}
 	}
 	return out
 }

@@ -147,3 +147,19 @@ func TestDoctorRelativeServer(t *testing.T) {
 		t.Fatalf("--base-url should satisfy the check (exit %d):\n%s", code, out)
 	}
 }
+
+// TestDoctorListsKindOverrides: an operator's overlay may serve a DELETE as
+// a read; doctor names every such override, and has nothing to say
+// without one.
+func TestDoctorListsKindOverrides(t *testing.T) {
+	spec := "tracker=../../testdata/openapi/tracker.yaml"
+	ov := writeFile(t, t.TempDir(), "lower.overlay.yaml", "rules:\n  - match: tracker.projects.delete\n    kind: read\n")
+	_, out, _ := runIntentsrv(t, "doctor", "--openapi", spec, "--openapi-cache", "off")
+	if !strings.Contains(out, "ok    kinds") {
+		t.Fatalf("no override, no warning:\n%s", out)
+	}
+	_, out, _ = runIntentsrv(t, "doctor", "--openapi", spec, "--openapi-cache", "off", "--overlay", ov)
+	if !strings.Contains(out, "warn  kinds") || !strings.Contains(out, "tracker.projects.delete: DELETE") || !strings.Contains(out, "served as read") {
+		t.Fatalf("a DELETE served as a read should be listed:\n%s", out)
+	}
+}

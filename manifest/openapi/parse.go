@@ -220,10 +220,15 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 		}
 	}
 	op.Deprecated, _ = boolean(raw, "deprecated")
-	op.Kind = kindOf(op.Method)
+	op.Kind = MethodKind(op.Method)
 	if k, ok := raw["x-intentsrv-kind"].(string); ok {
 		if kind := operations.Kind(strings.ToLower(k)); kind.Valid() {
-			op.Kind = kind
+			// The spec's author is not the operator: the extension may
+			// raise the method's kind, never lower it.
+			var lowered bool
+			if op.Kind, lowered = operations.Declared(op.Kind, kind); lowered {
+				p.warn("%s %s: x-intentsrv-kind %q ignored: a spec cannot make a %s %s; an operator overlay can (kind: %s)", op.Method, path, k, op.Method, kind, kind)
+			}
 		} else {
 			p.warn("%s %s: x-intentsrv-kind %q is not read, write or destructive", op.Method, path, k)
 		}
@@ -653,7 +658,10 @@ func (p *parser) okResponse(raw map[string]any) (int, any, any) {
 	return 0, nil, nil
 }
 
-func kindOf(method string) operations.Kind {
+// MethodKind is the kind an HTTP method implies: GET, HEAD, OPTIONS and
+// TRACE read, DELETE destroys, anything else writes. A spec may raise it
+// (x-intentsrv-kind) but never lower it; only an operator's overlay may.
+func MethodKind(method string) operations.Kind {
 	switch method {
 	case "GET", "HEAD", "OPTIONS", "TRACE":
 		return operations.KindRead

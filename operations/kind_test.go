@@ -1,0 +1,25 @@
+package operations
+
+import "testing"
+
+func TestDeclaredNeverLowers(t *testing.T) {
+	for _, c := range []struct {
+		floor, declared, want Kind
+		lowered               bool
+	}{
+		{KindDestructive, KindRead, KindDestructive, true},
+		{KindDestructive, KindWrite, KindDestructive, true},
+		{KindWrite, KindRead, KindWrite, true},
+		{KindRead, KindWrite, KindWrite, false},
+		{KindRead, KindDestructive, KindDestructive, false},
+		{KindWrite, KindDestructive, KindDestructive, false},
+		{KindWrite, KindWrite, KindWrite, false},
+		{KindWrite, "", KindWrite, false},
+		{KindRead, "harmless", KindRead, false},
+	} {
+		got, lowered := Declared(c.floor, c.declared)
+		if got != c.want || lowered != c.lowered {
+			t.Errorf("Declared(%s, %q) = %s, %v; want %s, %v", c.floor, c.declared, got, lowered, c.want, c.lowered)
+		}
+	}
+}
