@@ -23,6 +23,10 @@ import (
 // The nonce makes two previews of the same call distinct, so the
 // at-most-once record of one does not block the other.
 
+// MinPlanKeyBytes is the shortest plan key New accepts: HMAC-SHA256 wants
+// a key of at least its output size.
+const MinPlanKeyBytes = 32
+
 var (
 	errPlanMalformed = errors.New("plan_ref is malformed")
 	errPlanMismatch  = errors.New("plan_ref does not match this action, params and caller")
@@ -162,6 +166,12 @@ func (p *planSigner) verify(ref, action string, params json.RawMessage, caller s
 	}
 	if !p.now().Before(time.Unix(exp, 0)) {
 		return errPlanExpired
+	}
+	if time.Unix(exp, 0).After(p.now().Add(p.ttl + time.Second)) {
+		// Signed with this key but valid for longer than this server
+		// issues: a replica with a longer TTL, or a forged clock. It
+		// would outlive the at-most-once record; refuse it.
+		return errPlanMismatch
 	}
 	return nil
 }

@@ -80,7 +80,8 @@ type Options struct {
 	// glob. Deny wins.
 	Allow, Deny []string
 	// PlanKey signs plan_refs. Replicas that share it accept each other's
-	// plans. Empty means a random key per process.
+	// plans. Empty means a random key per process; a key shorter than
+	// MinPlanKeyBytes is refused by New.
 	PlanKey []byte
 	// PlanStore records executed plan_refs so each runs at most once. Nil
 	// means a MemoryPlanStore (at most once per process).
@@ -136,6 +137,9 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 	if opts.PlanTTL <= 0 {
 		opts.PlanTTL = DefaultPlanTTL
 	}
+	if n := len(opts.PlanKey); n > 0 && n < MinPlanKeyBytes {
+		return nil, fmt.Errorf("the plan key (INTENTSRV_PLAN_KEY) is %d bytes; it needs at least %d, e.g. the output of: openssl rand -base64 48", n, MinPlanKeyBytes)
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -151,6 +155,10 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{reg: reg, opts: opts, log: opts.Logger}
+	if opts.Writes != WritesDeny && len(opts.PlanKey) == 0 {
+		s.log.Warn("writes are enabled and plan_refs are signed with a random key: previews die with this process and replicas refuse each other's; set INTENTSRV_PLAN_KEY (at least 32 bytes) to keep them",
+			"writes", opts.Writes)
+	}
 	s.plans = newPlanSigner(opts.PlanKey, opts.PlanTTL, opts.Now, opts.PlanStore)
 	var visible []*operations.Operation
 	for _, op := range reg.All() {

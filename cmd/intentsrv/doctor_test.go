@@ -18,7 +18,7 @@ func TestDoctor(t *testing.T) {
 		wantCode int
 		want     []string // "status check" pairs that must appear, in order
 	}{
-		{name: "embedded default", args: nil, env: map[string]string{"INTENTSRV_PLAN_KEY": "k"}, wantCode: exitOK,
+		{name: "embedded default", args: nil, env: map[string]string{"INTENTSRV_PLAN_KEY": "k-0123456789abcdef0123456789abcdef"}, wantCode: exitOK,
 			want: []string{"ok config", "ok sources", "ok writes", "ok env", "ok gate"}},
 		{name: "plan key unset warns", args: nil, env: map[string]string{"INTENTSRV_PLAN_KEY": ""}, wantCode: exitOK,
 			want: []string{"ok config", "warn env", "ok gate"}},
@@ -67,7 +67,7 @@ func TestDoctor(t *testing.T) {
 }
 
 func TestDoctorText(t *testing.T) {
-	t.Setenv("INTENTSRV_PLAN_KEY", "secret-value")
+	t.Setenv("INTENTSRV_PLAN_KEY", "secret-value-0123456789abcdef0123456789")
 	code, out, _ := runIntentsrv(t, "doctor")
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, out)
@@ -76,7 +76,7 @@ func TestDoctorText(t *testing.T) {
 	if len(lines) != len(doctorChecks()) {
 		t.Errorf("%d lines for %d checks:\n%s", len(lines), len(doctorChecks()), out)
 	}
-	if strings.Contains(out, "secret-value") {
+	if strings.Contains(out, "secret-value-0123") {
 		t.Error("doctor printed an environment variable's value")
 	}
 	if !strings.Contains(out, "go: 81 operations, 37 visible") {
@@ -161,5 +161,15 @@ func TestDoctorListsKindOverrides(t *testing.T) {
 	_, out, _ = runIntentsrv(t, "doctor", "--openapi", spec, "--openapi-cache", "off", "--overlay", ov)
 	if !strings.Contains(out, "warn  kinds") || !strings.Contains(out, "tracker.projects.delete: DELETE") || !strings.Contains(out, "served as read") {
 		t.Fatalf("a DELETE served as a read should be listed:\n%s", out)
+	}
+}
+
+// A plan key too short to sign with is refused with a way forward, at
+// start-up rather than at the first preview.
+func TestShortPlanKeyIsRefusedAtStart(t *testing.T) {
+	t.Setenv("INTENTSRV_PLAN_KEY", "short")
+	code, out, errOut := runIntentsrv(t, "doctor")
+	if code == exitOK || !strings.Contains(out+errOut, "at least 32") {
+		t.Fatalf("exit %d; want a failure naming the minimum length:\n%s\n%s", code, out, errOut)
 	}
 }

@@ -145,6 +145,7 @@ type serverFlags struct {
 	toolPrefix  string
 	maxTokens   int
 	timeout     time.Duration
+	planTTL     time.Duration
 	allow, deny stringList
 	catalogHint bool
 	logLevel    string
@@ -163,6 +164,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.toolPrefix, "tool-prefix", "", "prefix for tool names, e.g. gh_, to run several servers in one host")
 	fs.IntVar(&f.maxTokens, "max-result-tokens", intent.DefaultMaxResultTokens, "cut results larger than this many tokens at item boundaries")
 	fs.DurationVar(&f.timeout, "timeout", intent.DefaultTimeout, "time budget of one operation call")
+	fs.DurationVar(&f.planTTL, "plan-ttl", intent.DefaultPlanTTL, "how long a preview's plan_ref stays valid")
 	fs.Var(&f.allow, "allow", "only expose operation ids matching this glob (repeatable)")
 	fs.Var(&f.deny, "deny", "hide operation ids matching this glob (repeatable; deny wins)")
 	fs.BoolVar(&f.catalogHint, "catalog-hint", false, "add operation counts to find's description (changes the listing when the catalog changes)")
@@ -207,6 +209,9 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 	if f.maxTokens <= 0 {
 		return nil, false, fmt.Errorf("--max-result-tokens must be positive, got %d", f.maxTokens)
 	}
+	if f.planTTL < time.Second {
+		return nil, false, fmt.Errorf("--plan-ttl must be at least 1s, got %s", f.planTTL)
+	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return nil, false, fmt.Errorf("--log-level %q is not debug, info, warn or error", f.logLevel)
@@ -228,6 +233,7 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 		Deny:            f.deny,
 		PlanKey:         planKey,
 		PlanStore:       f.planStore,
+		PlanTTL:         f.planTTL,
 		CatalogHint:     f.catalogHint,
 		Logger:          log,
 	})
