@@ -5,10 +5,11 @@
 // Search is safe for concurrent use and allocates little (per-query
 // buffers come from a sync.Pool).
 //
-// The stages: analyze (search.go: words, values, verb class, one item or
-// many) → retrieve (search.go, index.go: BM25F with expansions;
-// semantic.go: learned neighbours) → fuse (clauses.go, feedback.go,
-// rerank.go: the learned re-ranker; diversify.go) → decide (decide.go).
+// The stages, a file each, with Search (search.go) running them in order:
+// analyze (analyze.go: words, values, verb class, one item or many) →
+// retrieve (retrieve.go over index.go: BM25F with the query's expansions;
+// semantic.go: learned neighbours) → fuse (feedback.go, clauses.go,
+// rerank.go: the learned re-ranker, diversify.go) → decide (decide.go).
 // Every part has an ablation name (ablate.go).
 //
 // # Method

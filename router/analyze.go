@@ -1,0 +1,453 @@
+package router
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// The analyze stage: an intent becomes groups of terms (a word and every
+// term it is searched as), the query's verb class, and what it says about
+// one item or many.
+
+// maxGroups is the number of query words scored; the rest of a very long
+// query is ignored (64 fits the per-document match mask).
+const maxGroups = 64
+
+// namesCaller reports whether the catalog speaks of "the authenticated
+// user" often enough (in at least selfMinShare of its operations, and 3)
+// for first-person words to mean it.
+func (r *Router) namesCaller() bool {
+	t, ok := r.idx.terms["authenticated"]
+	if !ok {
+		return false
+	}
+	n := r.idx.post.start[t+1] - r.idx.post.start[t]
+	return n >= 3 && float64(n) >= selfMinShare*float64(len(r.ops))
+}
+
+// selfMinShare: see namesCaller.
+const selfMinShare = 0.02
+
+// selfWords are the first-person words that mean the caller.
+var selfWords = map[string]bool{"me": true, "my": true, "mine": true, "myself": true, "i": true}
+
+// analyze turns the intent into scored groups and the query's verb class.
+func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verbClass) {
+	ix := r.idx
+	sc.items = itemNouns(intent, sc.items[:0])
+	if r.tu.values {
+		intent = maskValues(intent)
+	}
+	words := sc.words[:0]
+	splitWordsParts(intent, false, func(w string) { words = append(words, w) })
+	sc.names = properNames(intent, sc.names[:0])
+	sc.words = words
+	groups = sc.groups[:0]
+	seen := func(t uint32) int {
+		for i := range groups {
+			if len(groups[i].variants) > 0 && groups[i].variants[0].t == t {
+				return i
+			}
+		}
+		return -1
+	}
+	if !r.opts.noVerbs && r.tu.questions && asksToKnow(words) {
+		// "is issue 5 open", "did the build fail", "how many repos did I
+		// star": a question about state reads, whatever verbs it holds;
+		// they are words to match, not the action.
+		qverb = verbRead
+	}
+	for i := 0; i < len(words) && len(groups) < maxGroups; i++ {
+		w := words[i]
+		// Only the first verb is the query's action ("list all open
+		// tickets": list, and open is a word to match).
+		vc := verbNone
+		pv := ""
+		if !r.opts.noVerbs && qverb == verbNone {
+			vc = verbLexicon[w]
+			if vc == verbNone && i == 0 && r.tu.learnedVerbs {
+				// The first word in the third person ("Creates a
+				// webhook", "Uninstalls a plugin") or one the corpus
+				// says starts summaries of one kind of method.
+				vc = learnedVerb(w)
+			}
+			for j := i + 1; j < len(words) && j <= i+1+maxParticleGap; j++ {
+				if p, ok := phrasalVerbs[w+" "+words[j]]; ok {
+					vc, pv = p.class, p.op
+					break
+				}
+			}
+			qverb = vc
+		}
+		if pv != "" && (isStopWord(w) || isQueryFiller(w)) {
+			// "get rid of", "pull up": the verb itself is a stop word or
+			// a filler; its meaning is the operation verb.
+			g := group{surface: w, verb: true, known: true}
+			for _, x := range ix.lookup(pv, r.tu.stem, sc.vbuf[:0]) {
+				addVariant(&g, x.t, r.tu.verb*x.w)
+			}
+			if len(g.variants) > 0 {
+				g.cov = ix.idf[g.variants[0].t] * verbGroupWeight
+				groups = append(groups, g)
+			}
+			continue
+		}
+		if selfWords[w] && !r.opts.noSynonyms && r.namesCaller() {
+			// "my repositories", "who am I": APIs name the caller "the
+			// authenticated user" (GitHub, GitLab, Slack...). When the
+			// catalog says so, a first-person word means that.
+			if !slices.ContainsFunc(groups, func(g group) bool { return g.surface == "me" }) {
+				g := group{surface: "me"}
+				r.addPhrase(&g, "authenticated user", r.tu.syn)
+				if len(g.variants) > 0 {
+					g.cov = ix.idf[g.variants[0].t] * selfWeight
+					g.known = true
+					groups = append(groups, g)
+				}
+			}
+			continue
+		}
+		if isStopWord(w) || isQueryFiller(w) || isNumber(w) {
+			continue
+		}
+		// Multi-word synonyms ("pull request" → pr) become an extra group.
+		for l := min(r.syn.maxLen, len(words)-i); l >= 2 && r.syn.starts[w]; l-- {
+			phrase := strings.Join(words[i:i+l], " ")
+			if alts, ok := r.syn.lookup(phrase); ok {
+				g := group{surface: phrase}
+				for _, a := range alts {
+					r.addPhrase(&g, a, r.tu.syn)
+				}
+				if len(g.variants) > 0 {
+					g.cov = 0 // the words of the phrase carry the coverage
+					g.known = true
+					groups = append(groups, g)
+				}
+				break
+			}
+		}
+		g := group{surface: w, verb: vc != verbNone, item: vc == verbNone && slices.Contains(sc.items, w)}
+		g.many = vc == verbNone && !g.item && plural(w) != w
+		g.one = vc == verbNone && !g.item && plural(w) == w && r.tu.singular
+		g.variants = ix.lookup(w, r.tu.stem, nil)
+		ownWord := len(g.variants) > 0 && g.variants[0].w >= 1
+		if len(g.variants) > 0 {
+			if k := seen(g.variants[0].t); k >= 0 {
+				groups[k].repeats++ // repeated word
+				continue
+			}
+			g.cov = ix.idf[g.variants[0].t]
+			g.known = true
+		} else if !r.opts.noNames && slices.Contains(sc.names, w) {
+			// A capitalised word the catalog does not know is a value
+			// (a person, a company): it is neither corrected nor counted
+			// against the coverage of the operations.
+			g.cov = 0
+		} else {
+			g.cov = ix.maxIDF
+			if !r.opts.noFuzzy {
+				sc.corr = ix.corrections(w, 3, sc.corr[:0])
+				for _, t := range sc.corr {
+					g.variants = append(g.variants, variant{t: t, w: r.tu.corr})
+				}
+			}
+		}
+		if i := alphaPrefix(w); i >= 3 && i < len(w) {
+			for _, v := range ix.lookup(w[:i], r.tu.stem, sc.vbuf[:0]) {
+				addVariant(&g, v.t, weightAlphaPrefix*v.w)
+			}
+		}
+		if r.tu.derive > 0 && vc == verbNone {
+			r.addAgentNouns(&g, w)
+		}
+		if alts, ok := r.syn.lookup(w); ok {
+			n0 := len(g.variants)
+			for _, a := range alts {
+				r.addPhrase(&g, a, r.tu.syn)
+			}
+			r.shareIDF(&g, n0)
+		}
+		if vc == verbNone && r.sem != nil && r.tu.neighbours > 0 && !ownWord && len(groups) < maxGroups-1 {
+			// Only a word the catalog does not say reaches out to its
+			// neighbours: a word it does say already matches, and its
+			// neighbours would pull a long request off topic. The
+			// neighbours are a group of their own with no coverage: they
+			// find candidates, but a match through them alone leaves
+			// the word unmatched, so the answer stays low-confidence.
+			ng := group{surface: w, learned: true}
+			r.sem.addNeighbours(&ng, w, r.tu.neighbours)
+			if len(ng.variants) > 0 {
+				ng.known = true
+				groups = append(groups, ng)
+			}
+		}
+		if pv != "" {
+			for _, x := range ix.lookup(pv, r.tu.stem, sc.vbuf[:0]) {
+				addVariant(&g, x.t, r.tu.verb*x.w)
+			}
+		}
+		if vc != verbNone {
+			for _, v := range verbExpansions[vc] {
+				for _, x := range ix.lookup(v, r.tu.stem, sc.vbuf[:0]) {
+					addVariant(&g, x.t, r.tu.verb*x.w)
+				}
+			}
+			g.cov *= verbGroupWeight
+		}
+		if len(g.variants) > 0 {
+			g.known = true
+		}
+		if vc == verbNone {
+			for _, v := range g.variants {
+				if v.w >= 0.5 {
+					g.addRes(ix, v.t)
+				}
+			}
+		}
+		groups = append(groups, g)
+	}
+	if r.tu.qtf > 0 {
+		for i := range groups {
+			if n := groups[i].repeats; n > 0 {
+				m := 1 + r.tu.qtf*float32(min(n, maxRepeats))
+				for k := range groups[i].variants {
+					groups[i].variants[k].w *= m
+				}
+			}
+		}
+	}
+	if !r.opts.noBigrams && r.tu.bigram > 0 {
+		prev := noTerm
+		for _, w := range words {
+			if isStopWord(w) || isNumber(w) {
+				continue
+			}
+			st, ok := ix.stemTerm(w)
+			if !ok || isQueryFiller(w) {
+				prev = noTerm
+				continue
+			}
+			if prev != noTerm && len(groups) < maxGroups {
+				if t := ix.bigram(prev, st, false); t != noTerm {
+					g := group{surface: w, variants: []variant{{t: t, w: r.tu.bigram}}, bigram: true}
+					if st, ok := ix.terms[plural(w)]; ok {
+						g.addRes(ix, st)
+					}
+					groups = append(groups, g)
+				}
+			}
+			prev = st
+		}
+	}
+	if r.tu.compound > 0 {
+		groups = r.compounds(words, groups)
+	}
+	sc.implied = false
+	if qverb == verbNone && !r.opts.noVerbs {
+		qverb = impliedVerb(words)
+		sc.implied = qverb != verbNone
+	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words) == verbList {
+		// "show me open tickets": a read of a plural is a list.
+		qverb = verbList
+	}
+	sc.groups = groups
+	sc.services = sc.services[:0]
+	if r.tu.svc > 0 {
+		sc.services = r.namedServices(words, sc.names, sc.services)
+	}
+	return groups, qverb
+}
+
+// compounds adds a group for each pair of adjacent query words that the
+// catalog writes as one word: "zip codes" matches getZipcodeByCounty. The
+// group carries no coverage of its own (its words do).
+func (r *Router) compounds(words []string, groups []group) []group {
+	ix := r.idx
+	var buf [64]byte
+	for i := 0; i+1 < len(words) && len(groups) < maxGroups; i++ {
+		a, b := words[i], words[i+1]
+		if len(a) < minCompoundPart || len(b) < minCompoundPart || isNumber(a) || isNumber(b) || len(a)+len(b) > len(buf) {
+			continue
+		}
+		k := append(append(buf[:0], a...), plural(b)...)
+		t, ok := ix.terms[string(k)]
+		if !ok {
+			continue
+		}
+		g := group{surface: a + " " + b, known: true, variants: []variant{{t: t, w: r.tu.compound}}}
+		g.addRes(ix, t)
+		groups = append(groups, g)
+	}
+	return groups
+}
+
+// shareIDF weighs a word's synonyms (variants from n0 on) so that none
+// counts more than the word itself: a rare synonym ("issues" in one
+// description) does not outrank the catalog's own word for the concept
+// ("ticket"). The word keeps its own idf: "members" stays specific in a
+// catalog where its synonym "user" is everywhere. A word the catalog does
+// not know is weighed, with its synonyms, at the idf of the most frequent
+// of them.
+func (r *Router) shareIDF(g *group, n0 int) {
+	if len(g.variants) <= n0 || n0 == 0 && len(g.variants) < 2 {
+		return
+	}
+	idf := r.idx.idf
+	if n0 > 0 && !r.tu.synMin {
+		// The word keeps its own idf; a synonym counts at most as much.
+		own := idf[g.variants[0].t]
+		for i := n0; i < len(g.variants); i++ {
+			v := &g.variants[i]
+			if idf[v.t] > own {
+				v.w *= own / idf[v.t]
+			}
+			// Coverage is the concept's: a match through a common
+			// synonym says less than the rare word would.
+			g.cov = min(g.cov, idf[v.t])
+		}
+		return
+	}
+	low := float32(math.MaxFloat32)
+	for _, v := range g.variants {
+		low = min(low, idf[v.t])
+	}
+	for i := range g.variants {
+		v := &g.variants[i]
+		v.w *= low / idf[v.t]
+	}
+	g.cov = min(g.cov, low)
+}
+
+// addPhrase adds the words of phrase as variants of g.
+func (r *Router) addPhrase(g *group, phrase string, w float32) {
+	splitWords(phrase, func(x string) {
+		if isStopWord(x) {
+			return
+		}
+		for _, v := range r.idx.lookup(x, r.tu.stem, nil) {
+			addVariant(g, v.t, w*v.w)
+		}
+	})
+}
+
+func addVariant(g *group, t uint32, w float32) {
+	for i := range g.variants {
+		if g.variants[i].t == t {
+			if w > g.variants[i].w {
+				g.variants[i].w = w
+			}
+			return
+		}
+	}
+	g.variants = append(g.variants, variant{t: t, w: w})
+}
+
+// asksToKnow reports whether a query is a question about how things are
+// rather than a request to do something: it opens with an auxiliary verb
+// ("is", "are", "did", "does", "has", ...) or with "how many", "how much"
+// and the like. Wh-words that the verb lexicon knows ("what", "who",
+// "which") are left to it; "how do I create ..." and "can you delete ..."
+// are requests, and their verb is the action.
+func asksToKnow(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	switch words[0] {
+	case "is", "are", "was", "were", "does", "did", "has", "have", "had", "isn", "aren", "wasn", "weren", "doesn", "didn", "hasn", "haven":
+		return true
+	case "do":
+		// "do I have open PRs" asks; "do a backup" does.
+		return len(words) > 1 && (words[1] == "i" || words[1] == "we" || words[1] == "you" || words[1] == "they" || words[1] == "any")
+	case "how":
+		if len(words) > 1 {
+			switch words[1] {
+			case "many", "much", "long", "often", "old", "big", "large":
+				return true
+			}
+		}
+	case "when", "where", "why", "whose", "whom":
+		return true
+	}
+	return false
+}
+
+// impliedVerb is the action of a query without a verb: a singular noun
+// followed by a number ("ticket 42", "issue #8") names one thing, a read;
+// a plural noun ("open tickets", "teams") asks for a list.
+func impliedVerb(words []string) verbClass {
+	list := false
+	for i, w := range words {
+		if isNumber(w) || isStopWord(w) || isQueryFiller(w) {
+			continue
+		}
+		if i+1 < len(words) && isNumber(words[i+1]) && plural(w) == w {
+			return verbRead
+		}
+		if plural(w) != w {
+			list = true
+		}
+	}
+	if list {
+		return verbList
+	}
+	return verbNone
+}
+
+// properNames appends to out the words of intent, lower-cased, that are
+// capitalised but do not start a sentence ("assign to Marcus", "orgs at
+// Bluefin Retail"): names of people, companies and places, which are
+// parameter values rather than words of an operation. All-capital words
+// (SLA, CSV) are acronyms, not names.
+func properNames(intent string, out []string) []string {
+	start := true
+	for i := 0; i < len(intent); {
+		c := intent[i]
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+			j := i
+			for j < len(intent) && (intent[j] >= 'A' && intent[j] <= 'Z' || intent[j] >= 'a' && intent[j] <= 'z' || intent[j] >= '0' && intent[j] <= '9') {
+				j++
+			}
+			w := intent[i:j]
+			if !start && c >= 'A' && c <= 'Z' && len(w) > 1 && strings.ToUpper(w) != w {
+				out = append(out, strings.ToLower(w))
+			}
+			start = false
+			i = j
+			continue
+		}
+		if c == '.' || c == '?' || c == '!' || c == '\n' || c == ':' || c == ';' || c == '"' || c == '(' {
+			start = true
+		}
+		i++
+	}
+	return out
+}
+
+// agentSuffixes turn a verb's stem into the nouns of who does it:
+// contribut+or, follow+er, assign+ee, creat+or, manag+er.
+var agentSuffixes = [...]string{"or", "er", "ee"}
+
+// addAgentNouns adds to g the catalog's words for who does what w says:
+// "who contributed" → contributor, "who follows" → follower, "review" →
+// reviewer. The English stemmer keeps agent nouns apart from their verbs.
+func (r *Router) addAgentNouns(g *group, w string) {
+	var s string
+	if t, ok := r.idx.stemTerm(w); ok {
+		s = r.idx.vocab[t][1:] // "~stem"
+	} else {
+		s = stem(w)
+	}
+	if len(s) < 4 || len(s)+3 > 64 {
+		return
+	}
+	var buf [64]byte
+	heavy := heavyLimit(len(r.ops))
+	for _, suf := range agentSuffixes {
+		k := append(append(buf[:0], s...), suf...)
+		// A frequent agent noun ("user" from "use") says little.
+		if t, ok := r.idx.terms[string(k)]; ok && r.idx.df(t) <= heavy {
+			addVariant(g, t, r.tu.derive)
+		}
+	}
+}
