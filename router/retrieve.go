@@ -2,8 +2,6 @@ package router
 
 import (
 	"slices"
-
-	"github.com/intentsrv/intentsrv/operations"
 )
 
 // The lexical retrieval stage: BM25F postings accumulated group by group,
@@ -20,8 +18,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		total += g.cov
 	}
 	prune := &sc.prune
-	prune.limit, prune.filter, prune.ops = limit, f, r.ops
-	prune.slack = pruneSlack
+	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f}
 	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.fields, sc.touched[:0], &sc.gtouched, ix, r.tu.resMismatch, prune)
 	touched := sc.touched
 	acc := sc.acc
@@ -221,11 +218,11 @@ const pruneSlack = 1
 
 // pruning holds what the bound needs for one query.
 type pruning struct {
+	r      *Router
+	sc     *scratch
 	limit  int
 	slack  float32
 	filter Filter
-	ops    []*operations.Operation
-	heap   []float32
 }
 
 // safe reports whether restricting the heavy terms is exact.
@@ -243,42 +240,8 @@ func (pr *pruning) safe(p *postings, groups []group, touched []uint32, acc []flo
 		}
 		rest += m
 	}
-	// The limit-th best score among the touched operations that pass the
-	// filter: a min-heap of the best limit.
-	h := pr.heap[:0]
-	for _, d := range touched {
-		s := acc[d]
-		if len(h) == pr.limit && s <= h[0] {
-			continue
-		}
-		if !pr.filter.allowed(pr.ops[d]) {
-			continue
-		}
-		if len(h) < pr.limit {
-			h = append(h, s)
-			for i := len(h) - 1; i > 0 && h[(i-1)/2] > h[i]; i = (i - 1) / 2 {
-				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
-			}
-			continue
-		}
-		h[0] = s
-		for i := 0; ; {
-			l, r, m := 2*i+1, 2*i+2, i
-			if l < len(h) && h[l] < h[m] {
-				m = l
-			}
-			if r < len(h) && h[r] < h[m] {
-				m = r
-			}
-			if m == i {
-				break
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	pr.heap = h
-	return len(h) == pr.limit && rest*pr.slack < h[0]
+	kth := pr.r.kthAllowed(touched, acc, pr.filter, pr.limit, pr.sc)
+	return kth > 0 && rest*pr.slack < kth
 }
 
 // heavyLimit is the posting count above which a term is heavy among units.

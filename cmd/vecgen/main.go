@@ -53,11 +53,7 @@ func main() {
 
 func run(dir, out, verbsOut string, dims int, log *slog.Logger) error {
 	t0 := time.Now()
-	pkg, err := apicorpus.Find(dir)
-	if err != nil {
-		return err
-	}
-	apis, err := apicorpus.List(pkg, apicorpus.SplitTune)
+	apis, err := tuneAPIs(dir)
 	if err != nil {
 		return err
 	}
@@ -115,11 +111,7 @@ func run(dir, out, verbsOut string, dims int, log *slog.Logger) error {
 // tune split: each API's withheld summaries routed within its own catalog.
 func learnRanker(dir, out string, validate bool, log *slog.Logger) error {
 	t0 := time.Now()
-	pkg, err := apicorpus.Find(dir)
-	if err != nil {
-		return err
-	}
-	apis, err := apicorpus.List(pkg, apicorpus.SplitTune)
+	apis, err := tuneAPIs(dir)
 	if err != nil {
 		return err
 	}
@@ -158,4 +150,14 @@ func learnRanker(dir, out string, validate bool, log *slog.Logger) error {
 	}
 	log.Info("ranker written", "file", out, "queries", w.Queries, "weights", w.W, "elapsed", time.Since(t0).Round(time.Millisecond))
 	return nil
+}
+
+// tuneAPIs lists the tune split of the pinned package found in dir: the
+// only APIs the generator may learn from.
+func tuneAPIs(dir string) ([]apicorpus.API, error) {
+	pkg, err := apicorpus.Find(dir)
+	if err != nil {
+		return nil, err
+	}
+	return apicorpus.List(pkg, apicorpus.SplitTune)
 }
