@@ -2,7 +2,9 @@ package openapi
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 )
@@ -81,25 +83,65 @@ func LoadCredentials(env AuthEnv, getenv func(string) string) Credentials {
 	return c
 }
 
-// secrets lists every secret value, longest first, for redaction.
+// secrets lists every secret value, in every encoding it can take on the
+// way back to an agent, longest first, for redaction: as is; URL-encoded
+// for a query or a path, with upper- and lower-case hex ("ab+cd/=" echoed
+// as "ab%2Bcd%2F%3D"); JSON-escaped (including "\/" and \u escapes);
+// and, for basic auth, "user:pass" in standard and URL-safe base64.
 func (c Credentials) secrets() []string {
+	seen := map[string]bool{}
 	var out []string
 	add := func(s string) {
-		if len(s) >= 4 {
+		if len(s) >= 4 && !seen[s] {
+			seen[s] = true
 			out = append(out, s)
 		}
 	}
-	add(c.token)
-	add(c.apiKey)
-	add(c.pass)
+	encodings := func(s string) {
+		if len(s) < 4 {
+			return
+		}
+		add(s)
+		for _, e := range []string{url.QueryEscape(s), url.PathEscape(s)} {
+			add(e)
+			add(lowerPercentHex(e))
+		}
+		if j, err := json.Marshal(s); err == nil {
+			js := string(j[1 : len(j)-1])
+			add(js)
+			add(strings.ReplaceAll(js, "/", `\/`))
+		}
+	}
+	encodings(c.token)
+	encodings(c.apiKey)
+	encodings(c.pass)
 	if c.user != "" || c.pass != "" {
-		add(base64.StdEncoding.EncodeToString([]byte(c.user + ":" + c.pass)))
+		pair := []byte(c.user + ":" + c.pass)
+		encodings(base64.StdEncoding.EncodeToString(pair))
+		encodings(base64.URLEncoding.EncodeToString(pair))
+		encodings(base64.RawStdEncoding.EncodeToString(pair))
 	}
 	for _, v := range c.schemes {
-		add(v)
+		encodings(v)
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
+}
+
+// lowerPercentHex rewrites the hex digits of percent escapes in lower case
+// ("%2B" → "%2b"), as some servers echo them.
+func lowerPercentHex(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			for k := i + 1; k <= i+2; k++ {
+				if b[k] >= 'A' && b[k] <= 'F' {
+					b[k] += 'a' - 'A'
+				}
+			}
+		}
+	}
+	return string(b)
 }
 
 // value returns the secret for one scheme.
