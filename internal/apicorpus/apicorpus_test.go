@@ -7,14 +7,11 @@ import (
 	"testing"
 )
 
-func TestSplitIsStableAndAboutOneInFive(t *testing.T) {
+func TestSplitIsAboutOneInFive(t *testing.T) {
 	tune := 0
 	const n = 5000
 	for i := range n {
 		name := "api" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + itoa(i)
-		if SplitOf(name) != SplitOf(name) {
-			t.Fatal("split is not deterministic")
-		}
 		if SplitOf(name) == SplitTune {
 			tune++
 		}
