@@ -22,11 +22,10 @@ type LearnOptions struct {
 	L2 float64
 }
 
-// learnQuery is one query's re-ranked pool: each candidate's features and
-// log score, and which candidates are labels.
+// learnQuery is one query's re-ranked pool: each candidate's features (its
+// lexical log score among them), and which candidates are labels.
 type learnQuery struct {
 	x     [][numFeatures]float32
-	logS  []float32
 	label []bool
 }
 
@@ -48,8 +47,8 @@ func Learn(cases []LearnCase, o LearnOptions) Weights {
 	for _, c := range cases {
 		r := New(c.Ops, Options{noRerank: true})
 		for _, q := range c.Queries {
-			rows, logS, docs := r.poolFeatures(q.Query)
-			lq := learnQuery{x: rows, logS: logS, label: make([]bool, len(docs))}
+			rows, docs := r.poolFeatures(q.Query)
+			lq := learnQuery{x: rows, label: make([]bool, len(docs))}
 			any := false
 			for i, d := range docs {
 				lq.label[i] = slices.Contains(q.Labels, r.ops[d].ID)
@@ -115,9 +114,8 @@ func Learn(cases []LearnCase, o LearnOptions) Weights {
 }
 
 // poolFeatures runs the query up to the re-ranker and returns, for each
-// candidate of the pool, its features, the log of its score and its
-// document.
-func (r *Router) poolFeatures(intent string) (rows [][numFeatures]float32, logS []float32, docs []uint32) {
+// candidate of the pool, its features and its document.
+func (r *Router) poolFeatures(intent string) (rows [][numFeatures]float32, docs []uint32) {
 	sc := r.pool.Get().(*scratch)
 	defer func() {
 		sc.clear()
@@ -132,10 +130,9 @@ func (r *Router) poolFeatures(intent string) (rows [][numFeatures]float32, logS 
 		x := r.features(&q, groups, h.d, total, sc)
 		x[featLogScore] = float32(math.Log(float64(h.s / hits[0].s)))
 		rows = append(rows, x)
-		logS = append(logS, float32(math.Log(float64(h.s))))
 		docs = append(docs, h.d)
 	}
-	return rows, logS, docs
+	return rows, docs
 }
 
 // PoolTop1 is the share of the queries of cases whose first candidate is a
@@ -154,7 +151,7 @@ func PoolTop1(cases []LearnCase, w *Weights) float64 {
 		r := New(c.Ops, Options{noRerank: true})
 		for _, q := range c.Queries {
 			n++
-			rows, _, docs := r.poolFeatures(q.Query)
+			rows, docs := r.poolFeatures(q.Query)
 			best, bz := -1, math.Inf(-1)
 			for i, x := range rows {
 				var s float64
