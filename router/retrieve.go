@@ -261,7 +261,7 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 		// Pass 0 scans selective variants. Pass 1 scores the heavy ones:
 		// on the touched units only when no other unit could reach the
 		// top (see pruning), everywhere otherwise.
-		restricted := pass == 1 && len(touched) > 0 && (prune == nil || prune.safe(p, groups, touched, acc, heavyPostings))
+		restrict := pass == 1 && len(touched) > 0 && (prune == nil || prune.safe(p, groups, touched, acc, heavyPostings))
 		for gi, g := range groups {
 			bit := uint64(1) << uint(gi)
 			gt := (*gbuf)[:0]
@@ -276,7 +276,6 @@ func accumulate(p *postings, units int, groups []group, acc, best []float32, mas
 					continue
 				}
 				docs, vals := p.doc[lo:hi], p.val[lo:hi]
-				restrict := restricted
 				if restrict && len(touched)*binarySearchFactor < len(docs) {
 					// Few candidates: binary-search each one.
 					for _, d := range touched {
