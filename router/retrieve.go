@@ -19,11 +19,15 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	}
 	prune := &sc.prune
 	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f}
-	sc.touched = accumulate(&ix.post, len(r.ops), groups, sc.acc, sc.best, sc.mask, sc.fields, sc.touched[:0], &sc.gtouched, ix, r.tu.resMismatch, prune)
+	ops := accumulator{p: &ix.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, fields: sc.fields, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: ix, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
+	accumulate(&ops, prune)
+	sc.touched = ops.touched
 	touched := sc.touched
 	acc := sc.acc
 	if r.tu.ns > 0 && len(ix.ns.start) > 0 {
-		sc.nsTouched = accumulate(&ix.ns, ix.nsUnits, groups, sc.nsAcc, sc.nsBest, sc.nsMask, nil, sc.nsTouched[:0], &sc.gtouched, nil, 0, nil)
+		ns := accumulator{p: &ix.ns, groups: groups, acc: sc.nsAcc, best: sc.nsBest, mask: sc.nsMask, touched: sc.nsTouched[:0], gbuf: &sc.gtouched, heavyPostings: heavyLimit(ix.nsUnits)}
+		accumulate(&ns, nil)
+		sc.nsTouched = ns.touched
 		for _, d := range touched {
 			if k := ix.nsOf[d]; k >= 0 {
 				acc[d] += r.tu.ns * sc.nsAcc[k]
@@ -201,13 +205,15 @@ const (
 	binarySearchFactor = 12
 )
 
-// pruning decides whether the heavy terms of a query may be scored on the
-// touched operations only (MaxScore): when the most an untouched operation
-// could get from them, times slack, stays under the limit-th best score
-// among the touched operations that pass the filter, no untouched one can
-// reach the ranking by its words. Otherwise every posting is scored: a
-// frequent word is never an AND with a rare one ("get issue" in a tracker
-// where "issue" is everywhere still meets the issue operations).
+// pruning decides which heavy groups of a query may be scored on the
+// touched operations only (MaxScore; see restrictable): those whose bounds,
+// summed and times slack, stay under the limit-th best score among the
+// touched operations that pass the filter, so that no operation they
+// alone reach can enter the ranking by its words. The other heavy groups
+// are scored everywhere, the one with the largest bound first, and the
+// bound is taken again after each: a frequent word is never an AND with a
+// rare one ("get issue" in a tracker where "issue" is everywhere still
+// meets the issue operations).
 //
 // pruneSlack is 1: the bound ignores the boosts (verb, id words, one
 // item), which could in theory lift an untouched operation past a touched
@@ -225,114 +231,214 @@ type pruning struct {
 	filter Filter
 }
 
-// safe reports whether restricting the heavy terms is exact.
-func (pr *pruning) safe(p *postings, groups []group, touched []uint32, acc []float32, heavyPostings uint32) bool {
-	if len(touched) < pr.limit {
-		return false
-	}
-	var rest float32
-	for _, g := range groups {
-		var m float32
-		for _, v := range g.variants {
-			if p.start[v.t+1]-p.start[v.t] > heavyPostings || g.learned {
-				m = max(m, p.max[v.t]*v.w)
-			}
+// restrictable returns the heavy groups not in done (bit gi for
+// groups[gi]) whose heavy variants may be scored on the touched units only,
+// exactly: MaxScore's non-essential lists. Groups are taken in increasing
+// order of the most their heavy variants can give one unit, while the sum
+// of those bounds, times slack, stays under the limit-th best score among
+// the touched units that pass the filter. A unit that only restrictable
+// groups could reach gets at most that sum, so it cannot enter the
+// ranking. It also returns the essential group with the largest bound, to
+// be scored everywhere next, or -1 when every remaining group is
+// restrictable.
+func (pr *pruning) restrictable(a *accumulator, done uint64) (restrict uint64, next int) {
+	bounds := pr.sc.bounds[:0]
+	for gi := range a.groups {
+		if done&(1<<uint(gi)) != 0 {
+			continue
 		}
-		rest += m
+		if m := a.heavyBound(gi); m > 0 {
+			bounds = append(bounds, groupBound{gi, m})
+		}
 	}
-	kth := pr.r.kthAllowed(touched, acc, pr.filter, pr.limit, pr.sc)
-	return kth > 0 && rest*pr.slack < kth
+	pr.sc.bounds = bounds
+	if len(bounds) == 0 {
+		return 0, -1
+	}
+	slices.SortFunc(bounds, func(a, b groupBound) int {
+		switch {
+		case a.max < b.max:
+			return -1
+		case a.max > b.max:
+			return 1
+		}
+		return a.g - b.g
+	})
+	var kth float32
+	if len(a.touched) >= pr.limit {
+		kth = pr.r.kthAllowed(a.touched, a.acc, pr.filter, pr.limit, pr.sc)
+	}
+	var sum float32
+	i := 0
+	for ; i < len(bounds); i++ {
+		b := bounds[i]
+		if kth <= 0 || (sum+b.max)*pr.slack >= kth {
+			break
+		}
+		sum += b.max
+		restrict |= 1 << uint(b.g)
+	}
+	if i == len(bounds) {
+		return restrict, -1
+	}
+	return restrict, bounds[len(bounds)-1].g
+}
+
+// groupBound is the most one group's heavy variants can add to a unit.
+type groupBound struct {
+	g   int
+	max float32
 }
 
 // heavyLimit is the posting count above which a term is heavy among units.
 func heavyLimit(units int) uint32 { return uint32(max(minHeavy, units/heavyShare)) }
 
-// accumulate adds, per unit, the best variant of each group, and records
-// which groups matched it in mask. It returns touched extended with the
-// units seen for the first time.
-//
-// ix, when not nil, is the index whose operations the units are: a
-// group naming a resource then counts resourceMismatch less on an
-// operation of another resource (see agrees).
-func accumulate(p *postings, units int, groups []group, acc, best []float32, mask []uint64, fields []uint16, touched []uint32, gbuf *[]uint32, ix *index, mismatch float32, prune *pruning) []uint32 {
-	heavy := false
-	heavyPostings := heavyLimit(units)
-	for pass := 0; pass < 2; pass++ {
-		// Pass 0 scans selective variants. Pass 1 scores the heavy ones:
-		// on the touched units only when no other unit could reach the
-		// top (see pruning), everywhere otherwise.
-		restrict := pass == 1 && len(touched) > 0 && (prune == nil || prune.safe(p, groups, touched, acc, heavyPostings))
-		for gi, g := range groups {
-			bit := uint64(1) << uint(gi)
-			gt := (*gbuf)[:0]
-			for _, v := range g.variants {
-				lo, hi := p.start[v.t], p.start[v.t+1]
-				// A learned neighbour is scored like a heavy term: it
-				// brings new candidates only when the query's own words
-				// meet nothing.
-				isHeavy := hi-lo > heavyPostings || g.learned
-				if isHeavy != (pass == 1) {
-					heavy = heavy || isHeavy
-					continue
-				}
-				docs, vals := p.doc[lo:hi], p.val[lo:hi]
-				if restrict && len(touched)*binarySearchFactor < len(docs) {
-					// Few candidates: binary-search each one.
-					for _, d := range touched {
-						if mask[d]&bit != 0 {
-							continue
-						}
-						if i, ok := slices.BinarySearch(docs, d); ok {
-							if fields != nil {
-								fields[d] |= p.fields[int(lo)+i]
-							}
-							s := vals[i] * v.w
-							if best[d] == 0 {
-								gt = append(gt, d)
-								best[d] = s
-							} else if s > best[d] {
-								best[d] = s
-							}
-						}
-					}
-					continue
-				}
-				fs := p.fields[lo:hi]
-				for k, d := range docs {
-					if restrict && (mask[d] == 0 || mask[d]&bit != 0) {
-						continue
-					}
-					s := vals[k] * v.w
-					if best[d] == 0 {
-						gt = append(gt, d)
-						best[d] = s
-					} else if s > best[d] {
-						best[d] = s
-					}
-					if fields != nil {
-						fields[d] |= fs[k]
-					}
-				}
-			}
-			discount := ix != nil && g.nres > 0 && mismatch > 0
-			for _, d := range gt {
-				if mask[d] == 0 {
-					touched = append(touched, d)
-				}
-				if discount && !ix.agrees(&g, d) {
-					best[d] *= 1 - mismatch
-				}
-				acc[d] += best[d]
-				mask[d] |= bit
-				best[d] = 0
-			}
-			*gbuf = gt
-		}
-		if !heavy {
-			break
+// accumulator adds a query's groups to per-unit buffers: the units are
+// operations, or namespaces (all of a namespace's operations as one
+// document).
+type accumulator struct {
+	p      *postings
+	groups []group
+	// acc is the sum so far per unit, best the best variant of the group
+	// being scored, mask the groups that met the unit, fields (nil for
+	// namespaces) the fields they met.
+	acc, best []float32
+	mask      []uint64
+	fields    []uint16
+	// touched lists the units with a non-zero mask, in the order met.
+	touched []uint32
+	gbuf    *[]uint32
+	// ix, when not nil, is the index whose operations the units are: a
+	// group naming a resource then counts mismatch less on an operation of
+	// another resource (see agrees).
+	ix            *index
+	mismatch      float32
+	heavyPostings uint32
+}
+
+// heavy reports whether variant v of group g is scored after the
+// selective ones. A learned neighbour is scored like a frequent term: it
+// brings new candidates only when the query's own words meet nothing.
+func (a *accumulator) heavy(g *group, v variant) bool {
+	return a.p.start[v.t+1]-a.p.start[v.t] > a.heavyPostings || g.learned
+}
+
+// heavyBound is the most group gi's heavy variants can add to one unit.
+func (a *accumulator) heavyBound(gi int) float32 {
+	g := &a.groups[gi]
+	var m float32
+	for _, v := range g.variants {
+		if a.heavy(g, v) {
+			m = max(m, a.p.max[v.t]*v.w)
 		}
 	}
-	return touched
+	return m
+}
+
+// accumulate adds, per unit, the best variant of each group, and records
+// which groups matched it in mask; it extends a.touched with the units met
+// for the first time. Selective variants are scored first, everywhere.
+// Heavy ones follow: with prune, essential groups everywhere, one at a time
+// (the bound tightens as scores grow), and the rest on the touched units
+// only; without prune, on the touched units only when there are any.
+func accumulate(a *accumulator, prune *pruning) {
+	sawHeavy := false
+	for gi := range a.groups {
+		sawHeavy = a.scan(gi, false, false) || sawHeavy
+	}
+	if !sawHeavy {
+		return
+	}
+	var done uint64
+	restrict := ^uint64(0)
+	if prune != nil {
+		for {
+			var next int
+			restrict, next = prune.restrictable(a, done)
+			if next < 0 {
+				break
+			}
+			a.scan(next, true, false)
+			done |= 1 << uint(next)
+		}
+	}
+	if len(a.touched) == 0 {
+		restrict = 0
+	}
+	for gi := range a.groups {
+		if bit := uint64(1) << uint(gi); done&bit == 0 {
+			a.scan(gi, true, restrict&bit != 0)
+		}
+	}
+}
+
+// scan adds group gi's heavy or selective variants, on the touched units
+// only when restrict is set. A unit the group met already (through another
+// variant class) is left as it is. It reports whether the group has
+// variants of the other class.
+func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
+	g := &a.groups[gi]
+	p, acc, best, mask, fields := a.p, a.acc, a.best, a.mask, a.fields
+	bit := uint64(1) << uint(gi)
+	gt := (*a.gbuf)[:0]
+	for _, v := range g.variants {
+		if a.heavy(g, v) != heavy {
+			other = true
+			continue
+		}
+		lo, hi := p.start[v.t], p.start[v.t+1]
+		docs, vals := p.doc[lo:hi], p.val[lo:hi]
+		if restrict && len(a.touched)*binarySearchFactor < len(docs) {
+			// Few candidates: binary-search each one.
+			for _, d := range a.touched {
+				if mask[d]&bit != 0 {
+					continue
+				}
+				if i, ok := slices.BinarySearch(docs, d); ok {
+					if fields != nil {
+						fields[d] |= p.fields[int(lo)+i]
+					}
+					gt = keepBest(best, gt, d, vals[i]*v.w)
+				}
+			}
+			continue
+		}
+		fs := p.fields[lo:hi]
+		for k, d := range docs {
+			if m := mask[d]; m&bit != 0 || (restrict && m == 0) {
+				continue
+			}
+			gt = keepBest(best, gt, d, vals[k]*v.w)
+			if fields != nil {
+				fields[d] |= fs[k]
+			}
+		}
+	}
+	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
+	for _, d := range gt {
+		if mask[d] == 0 {
+			a.touched = append(a.touched, d)
+		}
+		if discount && !a.ix.agrees(g, d) {
+			best[d] *= 1 - a.mismatch
+		}
+		acc[d] += best[d]
+		mask[d] |= bit
+		best[d] = 0
+	}
+	*a.gbuf = gt
+	return other
+}
+
+// keepBest records s as unit d's best variant of the group being scored,
+// adding d to gt when the group meets it for the first time.
+func keepBest(best []float32, gt []uint32, d uint32, s float32) []uint32 {
+	if best[d] == 0 {
+		best[d] = s
+		return append(gt, d)
+	}
+	best[d] = max(best[d], s)
+	return gt
 }
 
 // agrees reports whether operation d's id words or resource words include

@@ -137,9 +137,10 @@ type scratch struct {
 	words  []string
 	corr   []uint32
 	vbuf   []variant
-	kth    []float32 // min-heap for kthAllowed
-	qterms termSet   // the query's terms (variants of weight ≥ 0.5)
-	qres   termSet   // the resources the query names
+	kth    []float32    // min-heap for kthAllowed
+	bounds []groupBound // restrictable's per-group bounds
+	qterms termSet      // the query's terms (variants of weight ≥ 0.5)
+	qres   termSet      // the resources the query names
 	heap   []hit
 	names  []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
