@@ -127,17 +127,18 @@ type index struct {
 	//     scopeNoun);
 	//   - resTerms: the words of its resource, the id segment before the
 	//     name ("tickets" in helpdesk.tickets.list) and the last literal
-	//     segment of its HTTP path ("issues" in /repos/{owner}/{repo}/issues/{n}).
+	//     segment of its HTTP path ("issues" in /repos/{owner}/{repo}/issues/{n});
+	//   - pathTerms: the words of the literal segments of its HTTP path.
 	// isRes marks, per term, the words that are some operation's resource.
-	idTerms, sumTerms, itemTerms, resTerms termLists
-	scope                                  []int8
-	isRes                                  []bool
-	maxIDF                                 float32 // idf of a term seen in no document
-	noStem                                 bool
-	deletes                                map[string][]uint32 // spelling correction: one-deletion variants → term ids
-	vocab                                  []string            // term id → stem
-	fwd                                    fwdPostings         // operation → feedback words
-	svc                                    serviceIndex        // service names, for a query that names one
+	idTerms, sumTerms, itemTerms, resTerms, pathTerms termLists
+	scope                                             []int8
+	isRes                                             []bool
+	maxIDF                                            float32 // idf of a term seen in no document
+	noStem                                            bool
+	deletes                                           map[string][]uint32 // spelling correction: one-deletion variants → term ids
+	vocab                                             []string            // term id → stem
+	fwd                                               fwdPostings         // operation → feedback words
+	svc                                               serviceIndex        // service names, for a query that names one
 }
 
 // termEntry packs (term, field, tf) into one integer, so that sorting
@@ -633,8 +634,8 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 	}
 	nt := len(ix.vocab)
 	dfs := make([][]uint32, len(cs))
-	lists := []*termLists{&ix.idTerms, &ix.resTerms, &ix.sumTerms, &ix.itemTerms}
-	chunkLists := make([][4]termCollector, len(cs))
+	lists := []*termLists{&ix.idTerms, &ix.resTerms, &ix.sumTerms, &ix.itemTerms, &ix.pathTerms}
+	chunkLists := make([][5]termCollector, len(cs))
 	for _, l := range lists {
 		l.start = make([]uint32, n+1)
 	}
@@ -646,7 +647,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 		for i := range cl {
 			cl[i].ix = ix
 		}
-		ids, res, sums, items := &cl[0], &cl[1], &cl[2], &cl[3]
+		ids, res, sums, items, paths := &cl[0], &cl[1], &cl[2], &cl[3], &cl[4]
 		wbuf := make([]byte, 0, 64)
 		for d := lo; d < hi; d++ {
 			es := docTerms[d]
@@ -666,6 +667,11 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 			wbuf = splitBytesBuf(resourceSegment(ops[d].ID), wbuf, res.add)
 			if h := ops[d].HTTP; h != nil {
 				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, res.add)
+				for seg := range strings.SplitSeq(h.Path, "/") {
+					if !strings.HasPrefix(seg, "{") && !strings.HasPrefix(seg, ":") {
+						wbuf = splitBytesBuf(seg, wbuf, paths.add)
+					}
+				}
 			}
 			wbuf = splitBytesBuf(ops[d].Summary, wbuf, sums.add)
 			noun, scope := scopeNoun(ops[d], verbs[d])

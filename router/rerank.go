@@ -39,6 +39,8 @@ const (
 	featInName                // the query matched the operation's id
 	featDescOnly              // the query matched only descriptions and parameter text
 	featLogScore              // log of the lexical score relative to the leader's (≤ 0)
+	featIDShare               // share of the operation's id words the query says
+	featPathUnsaid            // idf share of the words of the HTTP path's literal segments the query does not say
 	numFeatures
 )
 
@@ -47,6 +49,7 @@ var FeatureNames = [numFeatures]string{
 	"verb_agrees", "kind_mismatch", "method_agrees",
 	"item_one", "collection_many", "item_many", "collection_one",
 	"path_depth", "path_params", "coverage", "in_name", "desc_only", "log_score",
+	"id_share", "path_unsaid",
 }
 
 // Weights are the re-ranker's learned weights and what they were learned
@@ -88,12 +91,24 @@ type queryShape struct {
 	one, many bool
 }
 
+// shape also collects the query's terms (variants of weight ≥ 0.5) in
+// sc.rqterms, for the word-share features.
 func (r *Router) shape(groups []group, qverb verbClass, sc *scratch) queryShape {
 	q := queryShape{verb: qverb}
+	qt := &sc.rqterms
+	qt.reset()
 	for i := range groups {
 		g := &groups[i]
 		q.one = q.one || g.item || g.one && g.nres > 0
 		q.many = q.many || g.many && g.nres > 0
+		if g.bigram {
+			continue
+		}
+		for _, v := range g.variants {
+			if v.w >= 0.5 {
+				qt.add(v.t)
+			}
+		}
 	}
 	return q
 }
@@ -156,6 +171,20 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 	}
 	if fm != 0 && fm&^(1<<fDesc|1<<fParamDesc) == 0 {
 		x[featDescOnly] = 1
+	}
+	qt := &sc.rqterms
+	if ts := ix.idTerms.of(d); len(ts) > 0 {
+		x[featIDShare] = float32(qt.count(ts)) / float32(len(ts))
+	}
+	var all, unsaid float32
+	for _, t := range ix.pathTerms.of(d) {
+		all += ix.idf[t]
+		if !qt.has(t) {
+			unsaid += ix.idf[t]
+		}
+	}
+	if all > 0 {
+		x[featPathUnsaid] = unsaid / all
 	}
 	return x
 }

@@ -141,8 +141,10 @@ type scratch struct {
 	bounds []groupBound // restrictable's per-group bounds
 	qterms termSet      // the query's terms (variants of weight ≥ 0.5)
 	qres   termSet      // the resources the query names
-	heap   []hit
-	names  []string // capitalised words inside sentences, lower-cased
+	// rqterms: the query's terms, for the re-ranker's features
+	rqterms termSet
+	heap    []hit
+	names   []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
 	// hidden is the best score of an operation the filter rejected.
