@@ -5,8 +5,8 @@
 //
 //   - A message longer than Options.MaxMessageBytes is refused while it is
 //     read, in memory bounded by the cap, with a -32600 error whose id is
-//     recovered from the message's start when it comes before the cap
-//     (null otherwise); the next message is served as usual.
+//     recovered from the message's first 64 KiB when it is there (null
+//     otherwise); the next message is served as usual.
 //   - Tool calls that may be slow run on their own lane, at most
 //     CallWorkers at once with CallQueue more waiting; everything else
 //     (discovery calls named by Options.Quick, tools/list, ping, ...) is
@@ -49,6 +49,11 @@ const (
 	DefaultQuickWorkers    = 16
 	DefaultGrace           = 30 * time.Second
 )
+
+// idWindow is how far into an over-long message its id is looked for.
+// Clients put the id first or near it; looking further would cost memory
+// in proportion to the cap.
+const idWindow = 64 << 10
 
 // codeServerBusy answers a tool call refused for overload when no
 // Options.Busy builds a result: JSON-RPC leaves -32000 to -32099 to
@@ -462,10 +467,10 @@ func (t *Transport) refuseBusy(c *call) {
 // start, where its id may be found.
 func (t *Transport) refuseOversize(prefix []byte, size int64) {
 	t.oversize.Add(1)
-	id, _ := parseID(idFromPrefix(prefix))
+	id, _ := parseID(idFromPrefix(prefix[:min(len(prefix), idWindow)]))
 	t.log.Warn("refused an over-long message", "bytes", size, "limit", t.opts.MaxMessageBytes, "id", id)
 	t.write(errorResponse(id, codeInvalidRequest,
-		fmt.Sprintf("message too large: %d bytes, over this server's limit of %d bytes per message; it was discarded unread (the id is null when it was not within the limit)", size, t.opts.MaxMessageBytes),
+		fmt.Sprintf("message too large: %d bytes, over this server's limit of %d bytes per message; it was discarded unread (the id is null unless it is in the message's first %d bytes)", size, t.opts.MaxMessageBytes, idWindow),
 		map[string]int64{"size": size, "limit": int64(t.opts.MaxMessageBytes)}))
 }
 

@@ -33,7 +33,7 @@ func (lr *lineReader) next() (line []byte, size int64, err error) {
 		chunk, rerr := lr.r.ReadSlice('\n')
 		size += int64(len(chunk))
 		if room := lr.max + 1 - len(lr.buf); room > 0 {
-			lr.buf = append(lr.buf, chunk[:min(room, len(chunk))]...)
+			lr.keep(chunk[:min(room, len(chunk))])
 		}
 		if rerr == bufio.ErrBufferFull {
 			continue
@@ -60,6 +60,18 @@ func (lr *lineReader) next() (line []byte, size int64, err error) {
 	return line, size, nil
 }
 
+// keep appends b to the line buffer, doubling its capacity (up to the
+// cap) rather than letting append grow it by a quarter at a time, which
+// would allocate five times the cap on the way there.
+func (lr *lineReader) keep(b []byte) {
+	if need := len(lr.buf) + len(b); need > cap(lr.buf) {
+		grown := make([]byte, len(lr.buf), min(max(need, 2*cap(lr.buf)), lr.max+1))
+		copy(grown, lr.buf)
+		lr.buf = grown
+	}
+	lr.buf = append(lr.buf, b...)
+}
+
 // idFromPrefix recovers the id of a JSON-RPC message from the start of
 // it, for answering a message too long to read whole. It walks the
 // top-level object's members and returns the id's raw value when the id
@@ -77,6 +89,12 @@ func idFromPrefix(prefix []byte) json.RawMessage {
 		if key == "id" {
 			var raw json.RawMessage
 			if dec.Decode(&raw) != nil {
+				return nil
+			}
+			// A number cut by the cap would read as a shorter one: the
+			// member must end within the prefix.
+			rest := bytes.TrimLeft(prefix[dec.InputOffset():], " \t\r\n")
+			if len(rest) == 0 || (rest[0] != ',' && rest[0] != '}') {
 				return nil
 			}
 			if _, ok := parseID(raw); !ok {
