@@ -92,3 +92,36 @@ func BenchmarkOversizeLine(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkQuickCall measures one quick tools/call round trip over pipes,
+// with no slow call in flight and with every call worker (and some of the
+// queue) held by a slow call. With mcp-go's StdioServer the second case
+// does not finish until the slow calls do: quick calls share their queue.
+func BenchmarkQuickCall(b *testing.B) {
+	for _, held := range []int{0, DefaultCallWorkers + 4} {
+		b.Run(fmt.Sprintf("slow_in_flight=%d", held), func(b *testing.B) {
+			slow := newSlowTool()
+			c := start(b, newServer(slow), Options{Quick: func(tool string) bool { return tool == "quick" }})
+			c.initialize("2025-06-18")
+			for i := range held {
+				c.send(toolCall(fmt.Sprint("slow", i), "slow", ""))
+			}
+			for range min(held, DefaultCallWorkers) {
+				<-slow.started
+			}
+			line := toolCall(1, "quick", "")
+			b.ResetTimer()
+			for b.Loop() {
+				c.send(line)
+				if r := <-c.replies; r.ID != float64(1) {
+					b.Fatalf("got %s", r.raw)
+				}
+			}
+			b.StopTimer()
+			close(slow.release)
+			c.in.Close()
+			for range c.replies {
+			}
+		})
+	}
+}

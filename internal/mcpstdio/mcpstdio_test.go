@@ -78,14 +78,14 @@ type reply struct {
 
 // client drives a Transport over pipes, as a client would.
 type client struct {
-	t       *testing.T
+	t       testing.TB
 	tr      *Transport
 	in      *io.PipeWriter
 	replies chan reply
 	served  chan error
 }
 
-func start(t *testing.T, ms *server.MCPServer, opts Options) *client {
+func start(t testing.TB, ms *server.MCPServer, opts Options) *client {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
