@@ -214,7 +214,8 @@ func TestE2EProtocolRules(t *testing.T) {
 }
 
 // TestE2EPipelinedCallsAnsweredExactlyOnce writes 2,000 calls of every
-// verb without waiting, closes stdin and expects one answer to each.
+// verb without waiting, closes stdin at once (as a script or a pipe does)
+// and expects exactly one answer to each, none an error, before exit.
 func TestE2EPipelinedCallsAnsweredExactlyOnce(t *testing.T) {
 	var in strings.Builder
 	in.WriteString(rawInitialize + "\n")
@@ -243,10 +244,17 @@ func TestE2EPipelinedCallsAnsweredExactlyOnce(t *testing.T) {
 	answered := map[any]int{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var msg struct {
-			ID any `json:"id"`
+			ID     any             `json:"id"`
+			Error  json.RawMessage `json:"error"`
+			Result struct {
+				IsError bool `json:"isError"`
+			} `json:"result"`
 		}
 		if err := json.Unmarshal([]byte(line), &msg); err != nil {
 			t.Fatalf("bad line %q", line)
+		}
+		if msg.Error != nil || msg.Result.IsError {
+			t.Errorf("request %v failed: %.300s", msg.ID, line)
 		}
 		answered[msg.ID]++
 	}
