@@ -8,7 +8,8 @@
 //     recovered from the message's first 64 KiB when it is there (null
 //     otherwise); the next message is served as usual.
 //   - Tool calls that may be slow run on their own lane, at most
-//     CallWorkers at once with CallQueue more waiting; everything else
+//     CallWorkers at once with CallQueue more waiting (at most
+//     CallQueueBytes of messages between them); everything else
 //     (discovery calls named by Options.Quick, tools/list, ping, ...) is
 //     served at once on another lane, so it never waits behind them. A
 //     call beyond the queue is answered busy; the condition is logged once
@@ -46,6 +47,7 @@ const (
 	DefaultMaxMessageBytes = 4 << 20
 	DefaultCallWorkers     = 8
 	DefaultCallQueue       = 1024
+	DefaultCallQueueBytes  = 64 << 20
 	DefaultQuickWorkers    = 16
 	DefaultGrace           = 30 * time.Second
 )
@@ -76,6 +78,10 @@ type Options struct {
 	// beyond it is answered at once with Busy's result. Zero means
 	// DefaultCallQueue.
 	CallQueue int
+	// CallQueueBytes bounds the total length of the messages of the calls
+	// waiting, so a queue of large calls cannot hold CallQueue times
+	// MaxMessageBytes. Zero means DefaultCallQueueBytes.
+	CallQueueBytes int
 	// QuickWorkers bounds the quick-lane requests served at once; while
 	// all are taken, reading waits. Zero means DefaultQuickWorkers.
 	QuickWorkers int
@@ -114,10 +120,11 @@ type Transport struct {
 	mu       sync.Mutex
 	inflight map[string]*call // requests accepted and not finished, by idKey
 
-	quick   chan struct{}  // semaphore of the quick lane
-	calls   chan *call     // the slow lane's queue
-	pending sync.WaitGroup // requests accepted and not finished
-	closed  atomic.Bool
+	quick       chan struct{}  // semaphore of the quick lane
+	calls       chan *call     // the slow lane's queue
+	queuedBytes atomic.Int64   // length of the messages in calls
+	pending     sync.WaitGroup // requests accepted and not finished
+	closed      atomic.Bool
 
 	requests, oversize, busy, cancelled, invalid atomic.Int64
 	busyWarned                                   atomic.Bool
@@ -149,6 +156,9 @@ func New(ms *server.MCPServer, opts Options) *Transport {
 	}
 	if opts.CallQueue <= 0 {
 		opts.CallQueue = DefaultCallQueue
+	}
+	if opts.CallQueueBytes <= 0 {
+		opts.CallQueueBytes = DefaultCallQueueBytes
 	}
 	if opts.QuickWorkers <= 0 {
 		opts.QuickWorkers = DefaultQuickWorkers
@@ -340,9 +350,15 @@ func (t *Transport) request(ctx context.Context, msg []byte, id any, method stri
 	t.pending.Add(1)
 
 	if method == string(mcp.MethodToolsCall) && !t.opts.Quick(c.tool) {
+		if t.queuedBytes.Add(int64(len(msg))) > int64(t.opts.CallQueueBytes) {
+			t.queuedBytes.Add(-int64(len(msg)))
+			t.refuseBusy(c)
+			return
+		}
 		select {
 		case t.calls <- c:
 		default:
+			t.queuedBytes.Add(-int64(len(msg)))
 			t.refuseBusy(c)
 		}
 		return
@@ -383,6 +399,7 @@ func (t *Transport) callWorker(ctx context.Context) {
 	for {
 		select {
 		case c := <-t.calls:
+			t.queuedBytes.Add(-int64(len(c.msg)))
 			t.run(c)
 		case <-ctx.Done():
 			return
@@ -454,13 +471,13 @@ func (t *Transport) refuseBusy(c *call) {
 	t.busy.Add(1)
 	if t.busyWarned.CompareAndSwap(false, true) {
 		t.log.Warn("tool calls arrive faster than they complete: calls beyond the queue are answered busy (logged once; the count is in the session summary)",
-			"workers", t.opts.CallWorkers, "queue", t.opts.CallQueue)
+			"workers", t.opts.CallWorkers, "queue", t.opts.CallQueue, "queue_bytes", t.opts.CallQueueBytes)
 	}
 	if t.opts.Busy != nil {
 		t.finish(c, mcp.NewJSONRPCResultResponse(mcp.NewRequestId(c.id), t.opts.Busy(c.tool)))
 		return
 	}
-	t.finish(c, errorResponse(c.id, codeServerBusy, fmt.Sprintf("server busy: %d tool calls are running and %d waiting; retry when some have completed", t.opts.CallWorkers, t.opts.CallQueue), nil))
+	t.finish(c, errorResponse(c.id, codeServerBusy, fmt.Sprintf("server busy: %d tool calls are running and the queue behind them is full; retry when some have completed", t.opts.CallWorkers), nil))
 }
 
 // refuseOversize answers a message longer than the cap; prefix is its

@@ -338,6 +338,32 @@ func TestBusyCallsAreAnsweredAndLoggedOnce(t *testing.T) {
 	}
 }
 
+// TestQueuedBytesAreBounded fills the call queue's byte budget with large
+// calls: the next large call is refused busy, a small one still queues.
+func TestQueuedBytesAreBounded(t *testing.T) {
+	slow := newSlowTool()
+	s := start(t, newServer(slow), Options{CallWorkers: 1, CallQueueBytes: 64 << 10})
+	s.initialize("2025-06-18")
+	s.send(toolCall("running", "slow", ""))
+	waitStarted(t, slow, 1)
+	big := func(id string) string { return toolCall(id, "slow", strings.Repeat("x", 40<<10)) }
+	s.send(big("big1"), big("big2"), toolCall("small", "slow", ""))
+	if r := s.next(); r.ID != "big2" || r.Error == nil || r.Error.Code != codeServerBusy {
+		t.Fatalf("the call over the byte budget: %s", r.raw)
+	}
+	close(slow.release)
+	answered := map[any]bool{}
+	for _, r := range s.close() {
+		if r.Error != nil {
+			t.Errorf("%s", r.raw)
+		}
+		answered[r.ID] = true
+	}
+	if len(answered) != 3 || !answered["big1"] || !answered["small"] {
+		t.Fatalf("answered %v, want running, big1 and small", answered)
+	}
+}
+
 type lockedWriter struct {
 	mu *sync.Mutex
 	w  io.Writer
