@@ -391,3 +391,15 @@ func TestE2ECancelledCallIsNotAnswered(t *testing.T) {
 		t.Fatalf("want only the ping answered, got %v", all)
 	}
 }
+
+func TestE2ETransportFlagsAreChecked(t *testing.T) {
+	for _, args := range [][]string{{"--max-message-bytes", "10"}, {"--call-workers", "0"}} {
+		cmd := exec.Command(intentsrvBinary(t), append([]string{"serve"}, args...)...)
+		cmd.Stdin = strings.NewReader("")
+		out, err := cmd.CombinedOutput()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != exitUsage || !strings.Contains(string(out), args[0]) {
+			t.Errorf("serve %v: err %v, output %q; want exit %d naming the flag", args, err, out, exitUsage)
+		}
+	}
+}
