@@ -5,31 +5,30 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/intentsrv/intentsrv/intent"
-)
-
-// The stdio transport's tool-call workers and queue: enough that a burst
-// of calls queues instead of being processed on the reading goroutine.
-const (
-	stdioWorkers = 8
-	stdioQueue   = 1024
+	"github.com/intentsrv/intentsrv/internal/mcpstdio"
 )
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f serverFlags
 	fs := newFlagSet("serve", "serve [flags]", stderr)
 	f.register(fs)
+	maxMessage := fs.Int("max-message-bytes", mcpstdio.DefaultMaxMessageBytes, "longest JSON-RPC message (one stdio line) the server reads; a longer one is refused unread")
+	callWorkers := fs.Int("call-workers", mcpstdio.DefaultCallWorkers, "ask/act calls run at once; find and describe never wait behind them")
 	rest, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
 	}
 	if len(rest) > 0 {
 		fmt.Fprintf(stderr, "intentsrv serve: unexpected arguments %q\n", rest)
+		return exitUsage
+	}
+	if *maxMessage < 1024 || *callWorkers < 1 {
+		fmt.Fprintf(stderr, "intentsrv serve: --max-message-bytes must be at least 1024 and --call-workers at least 1 (got %d and %d)\n", *maxMessage, *callWorkers)
 		return exitUsage
 	}
 	logger := f.logger(stderr)
@@ -45,17 +44,31 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	logger.Info("intentsrv serving MCP on stdio", "version", ServerVersion(), "operations", ops, "tools", len(srv.Tools()), "writes", srv.Options().Writes)
 	ms := intent.NewMCPServer(srv, ServerVersion())
-	stdio := server.NewStdioServer(ms)
-	stdio.SetErrorLogger(slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
-	for _, opt := range []server.StdioOption{server.WithWorkerPoolSize(stdioWorkers), server.WithQueueSize(stdioQueue)} {
-		opt(stdio)
-	}
-	// Answer every accepted request before the session ends, even when the
-	// client closes stdin right after writing (bounded by the call timeout).
-	d := newDrain(stdin, stdout, f.timeout+5*time.Second)
-	if err := stdio.Listen(ctx, d, d); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	prefix := srv.Options().ToolPrefix
+	stdio := mcpstdio.New(ms, mcpstdio.Options{
+		MaxMessageBytes: *maxMessage,
+		Quick:           func(tool string) bool { return tool == prefix+intent.ToolFind || tool == prefix+intent.ToolDescribe },
+		CallWorkers:     *callWorkers,
+		Busy:            busyResult,
+		// Answer every accepted request before the session ends, even when
+		// the client closes stdin right after writing (bounded by the call
+		// timeout).
+		Grace:  f.timeout + 5*time.Second,
+		Logger: logger,
+	})
+	if err := stdio.Serve(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) {
 		logger.Error("stdio transport stopped", "err", err)
 		return exitFail
 	}
 	return exitOK
+}
+
+// busyResult answers an ask/act call refused because every call worker is
+// taken and the queue behind them is full.
+func busyResult(tool string) *mcp.CallToolResult {
+	return intent.ToolResult(&intent.Envelope{
+		Code:   intent.CodeRateLimited,
+		Error:  "the server is busy: too many ask/act calls are running or waiting; this one did not run",
+		Remedy: &intent.Remedy{Tool: tool, Fix: "retry this call once some of the earlier ones have answered"},
+	})
 }
