@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -41,6 +42,9 @@ const (
 	featLogScore              // log of the lexical score relative to the leader's (≤ 0)
 	featIDShare               // share of the operation's id words the query says
 	featPathUnsaid            // idf share of the words of the HTTP path's literal segments the query does not say
+	featCovAddress            // share of the query's content words met in the operation's address (id, namespace, path)
+	featCovParams             // share met in its parameter names
+	featCovProseOnly          // share met only in prose (descriptions, parameter descriptions)
 	numFeatures
 )
 
@@ -49,7 +53,7 @@ var FeatureNames = [numFeatures]string{
 	"verb_agrees", "kind_mismatch", "method_agrees",
 	"item_one", "collection_many", "item_many", "collection_one",
 	"path_depth", "path_params", "coverage", "in_name", "desc_only", "log_score",
-	"id_share", "path_unsaid",
+	"id_share", "path_unsaid", "cov_address", "cov_params", "cov_prose_only",
 }
 
 // Weights are the re-ranker's learned weights and what they were learned
@@ -172,6 +176,7 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 	if fm != 0 && fm&^(1<<fDesc|1<<fParamDesc) == 0 {
 		x[featDescOnly] = 1
 	}
+	x[featCovAddress], x[featCovParams], x[featCovProseOnly] = r.fieldCoverage(groups, d, sc.mask[d])
 	qt := &sc.rqterms
 	if ts := ix.idTerms.of(d); len(ts) > 0 {
 		x[featIDShare] = float32(qt.count(ts)) / float32(len(ts))
@@ -187,6 +192,48 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 		x[featPathUnsaid] = unsaid / all
 	}
 	return x
+}
+
+// fieldCoverage returns the idf-weighted shares of the query's content
+// words (as contentCoverage counts them) that operation d meets in its
+// address (id, namespace, path), in its parameter names, and only in
+// prose. Where a group met d is looked up in the postings of its
+// variants: the ranking keeps one field mask per operation, not per word.
+func (r *Router) fieldCoverage(groups []group, d uint32, mask uint64) (address, params, prose float32) {
+	const addressFields = 1<<fName | 1<<fNamespace | 1<<fPath
+	const proseFields = 1<<fDesc | 1<<fParamDesc
+	p := &r.idx.post
+	var all float32
+	for gi := range groups {
+		g := &groups[gi]
+		if g.verb || g.cov <= 0 {
+			continue
+		}
+		all += g.cov
+		if mask&(1<<uint(gi)) == 0 {
+			continue
+		}
+		var fm uint16
+		for _, v := range g.variants {
+			lo, hi := p.start[v.t], p.start[v.t+1]
+			if i, ok := slices.BinarySearch(p.doc[lo:hi], d); ok {
+				fm |= p.fields[int(lo)+i]
+			}
+		}
+		if fm&addressFields != 0 {
+			address += g.cov
+		}
+		if fm&(1<<fParam) != 0 {
+			params += g.cov
+		}
+		if fm != 0 && fm&^proseFields == 0 {
+			prose += g.cov
+		}
+	}
+	if all == 0 {
+		return 0, 0, 0
+	}
+	return address / all, params / all, prose / all
 }
 
 // methodOf reports whether an HTTP method is the one verb class v implies.
