@@ -24,6 +24,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var f serverFlags
 	fs := newFlagSet("serve", "serve [flags]", stderr)
 	f.register(fs)
+	var hf httpFlags // --http and its guards (servehttp.go)
+	hf.register(fs)
 	rest, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -33,6 +35,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	logger := f.logger(stderr)
+	if hf.addr != "" {
+		return hf.serve(ctx, &f, logger)
+	}
 	srv, usedDefault, err := f.build(ctx, logger)
 	if err != nil {
 		logger.Error("cannot start", "err", err)
