@@ -32,7 +32,7 @@ func serving(t *testing.T, s *Server) (url string, shutdown context.CancelFunc, 
 func newServed(t *testing.T, timeout time.Duration) (*Server, *catalog) {
 	t.Helper()
 	reg, cat := newCatalog(t)
-	is, err := intent.New(reg, intent.Options{Timeout: time.Minute})
+	is, err := intent.New(reg, intent.Options{Timeout: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +120,15 @@ func TestShutdownDeadlineCancelsCallsInFlight(t *testing.T) {
 	if err := <-result; err == nil {
 		t.Fatal("Serve reported a clean shutdown though a call outlived the deadline")
 	}
-	// The call was cancelled: the client sees a cut connection or a
-	// failed envelope, never a result.
-	if env, ok := (<-inflight).(intent.Envelope); ok && env.OK {
-		t.Fatalf("cancelled call answered %+v", env)
+	// The call was cancelled (its own timeout is ten minutes): the client
+	// sees a cut connection or a failed envelope, never a result.
+	select {
+	case got := <-inflight:
+		if env, ok := got.(intent.Envelope); ok && env.OK {
+			t.Fatalf("cancelled call answered %+v", env)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call in flight was not cancelled at the shutdown deadline")
 	}
 }
 
@@ -134,5 +139,43 @@ func TestDrainingRefusesRequestsOnOpenConnections(t *testing.T) {
 	s.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/find", strings.NewReader(`{}`)))
 	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Connection") != "close" {
 		t.Fatalf("status %d, Connection %q", rec.Code, rec.Header().Get("Connection"))
+	}
+}
+
+func TestShutdownEndsListeningStreams(t *testing.T) {
+	s, _ := newServed(t, time.Minute)
+	url, shutdown, result := serving(t, s)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	req, _ := http.NewRequest(http.MethodPost, url+PathMCP, strings.NewReader(init))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	session := resp.Header.Get("Mcp-Session-Id")
+	get, _ := http.NewRequest(http.MethodGet, url+PathMCP, nil)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set("Mcp-Session-Id", session)
+	get.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	stream, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %d", stream.StatusCode)
+	}
+	// The stream is open (headers arrived). A listening stream never ends
+	// by itself; shutdown must end it rather than wait out its deadline.
+	shutdown()
+	select {
+	case err := <-result:
+		if err != nil {
+			t.Fatalf("Serve = %v, want a clean shutdown", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("shutdown waited on the listening stream")
 	}
 }
