@@ -138,7 +138,8 @@ func New(cfg Config) (*Server, error) {
 }
 
 // SetIntent hands the server the intent server to serve and marks it ready.
-// It may be called again to swap in a rebuilt intent server.
+// A later call swaps in a rebuilt intent server and ends the MCP sessions
+// of the one it replaces.
 func (s *Server) SetIntent(srv *intent.Server) {
 	ms := intent.NewMCPServer(srv, s.cfg.Version)
 	ms.Use(s.toolGuard(srv.Options().ToolPrefix + intent.ToolAct))
@@ -153,7 +154,10 @@ func (s *Server) SetIntent(srv *intent.Server) {
 	} else {
 		opts = append(opts, server.WithSessionIdManagerResolver(s.sessions), server.WithSessionIdleTTL(DefaultSessionIdleTTL))
 	}
-	s.backend.Store(&backend{intent: srv, streamable: server.NewStreamableHTTPServer(ms, opts...)})
+	old := s.backend.Swap(&backend{intent: srv, streamable: server.NewStreamableHTTPServer(ms, opts...)})
+	if old != nil {
+		_ = old.streamable.Shutdown(context.Background())
+	}
 }
 
 // Ready reports whether SetIntent was called and the server is not
@@ -190,8 +194,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	deadline, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
 	if b := s.backend.Load(); b != nil {
-		// Long-lived GET streams would hold Shutdown until its deadline.
-		b.streamable.CloseSessions(deadline)
+		// Ends long-lived GET streams, which would hold Shutdown until its
+		// deadline, and stops the idle-session sweeper.
+		_ = b.streamable.Shutdown(deadline)
 	}
 	err := hs.Shutdown(deadline)
 	if err != nil {

@@ -60,8 +60,14 @@ var servingAddr = regexp.MustCompile(`msg="intentsrv serving MCP over HTTP".* ad
 // loopback port and returns its base URL once it serves.
 func startHTTPServer(t *testing.T, args ...string) (string, *exec.Cmd, *lockedBuffer) {
 	t.Helper()
+	return startHTTPServerEnv(t, nil, args...)
+}
+
+// startHTTPServerEnv is startHTTPServer with extra environment entries.
+func startHTTPServerEnv(t *testing.T, env []string, args ...string) (string, *exec.Cmd, *lockedBuffer) {
+	t.Helper()
 	cmd := exec.Command(intentsrvBinary(t), append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	cmd.Env = cleanEnv("INTENTSRV_API_KEY_ALICE=" + e2eKey)
+	cmd.Env = cleanEnv(append(env, "INTENTSRV_API_KEY_ALICE="+e2eKey)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -178,5 +184,81 @@ func TestE2EHTTPRefusesOpenAddressWithoutKeys(t *testing.T) {
 		if strings.Contains(sc.Text(), "listening") {
 			t.Fatalf("it listened before refusing: %s", sc.Text())
 		}
+	}
+}
+
+// restAct posts an act call to the REST twin and returns its envelope.
+func restAct(t *testing.T, base string, body map[string]any) e2eEnvelope {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, base+"/v1/act", bytes.NewReader(raw))
+	req.Header.Set("Authorization", "Bearer "+e2eKey)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var env e2eEnvelope
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("act: %d %v", resp.StatusCode, err)
+	}
+	return env
+}
+
+func stopServer(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v", err)
+	}
+}
+
+// TestE2EHTTPRestartRefusesReplayedPlanRef restarts the real binary with
+// a shared plan key between a confirmed delete and its replay. The demo
+// catalog is re-seeded at start, so the comment exists again: only the
+// plan store stands between the replay and a second delete.
+func TestE2EHTTPRestartRefusesReplayedPlanRef(t *testing.T) {
+	planKey := "INTENTSRV_PLAN_KEY=" + strings.Repeat("e2e-plan-key-", 4)
+	del := map[string]any{"action": "helpdesk.comments.delete", "params": map[string]any{"comment_id": 79}}
+	for _, tc := range []struct {
+		name       string
+		store      bool
+		replayRuns bool
+	}{
+		{"without a plan store the replay runs", false, true},
+		{"with a plan store the replay is refused", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"--writes", "confirm"}
+			if tc.store {
+				args = append(args, "--plan-store", t.TempDir()+"/plans.db")
+			}
+			base, cmd, _ := startHTTPServerEnv(t, []string{planKey}, args...)
+			preview := restAct(t, base, del)
+			var d struct {
+				PlanRef string `json:"plan_ref"`
+			}
+			if json.Unmarshal(preview.Details, &d); d.PlanRef == "" {
+				t.Fatalf("no plan_ref in the preview: %+v", preview)
+			}
+			confirm := map[string]any{"action": del["action"], "params": del["params"], "plan_ref": d.PlanRef}
+			if env := restAct(t, base, confirm); !env.OK {
+				t.Fatalf("confirm: %+v", env)
+			}
+			stopServer(t, cmd)
+
+			base, cmd, _ = startHTTPServerEnv(t, []string{planKey}, args...)
+			defer stopServer(t, cmd)
+			env := restAct(t, base, confirm)
+			if env.OK != tc.replayRuns {
+				t.Fatalf("replay after restart ran=%v, want %v: %+v", env.OK, tc.replayRuns, env)
+			}
+			if !tc.replayRuns && env.Code != "plan_invalid" {
+				t.Fatalf("replay code %q", env.Code)
+			}
+		})
 	}
 }
