@@ -162,7 +162,7 @@ func callTool(t *testing.T, c *client.Client, tool string, args map[string]any) 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
+	res, err := c.CallTool(ctx, toolRequest(tool, args))
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
@@ -215,4 +215,8 @@ func (f *fixture) do(req *http.Request) restResponse {
 	out := restResponse{status: resp.StatusCode, header: resp.Header, body: raw}
 	_ = json.Unmarshal(raw, &out.env)
 	return out
+}
+
+func toolRequest(tool string, args map[string]any) mcp.CallToolRequest {
+	return mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}}
 }

@@ -29,9 +29,12 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		s.serveTools(w, r, b)
 		return
 	}
-	if !isVerb(verb, b.intent) {
+	switch verb {
+	case intent.ToolFind, intent.ToolDescribe, intent.ToolAsk, intent.ToolAct:
+		// act answers writes_disabled itself on a read-only server.
+	default:
 		writeRefusal(w, http.StatusNotFound, intent.CodeUnknownAction, "no route "+quote(r.URL.Path),
-			"POST to /v1/find, /v1/describe, /v1/ask or /v1/act (act only when writes are enabled), or GET /v1/tools")
+			"POST to /v1/find, /v1/describe, /v1/ask or /v1/act, or GET /v1/tools")
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -65,17 +68,6 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		s.auditAct(principal, transportREST, body, env)
 	}
 	writeEnvelope(w, http.StatusOK, env)
-}
-
-// isVerb reports whether verb is a tool srv lists (act is not listed when
-// writes are denied).
-func isVerb(verb string, srv *intent.Server) bool {
-	for _, t := range srv.Tools() {
-		if t.Verb == verb {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Server) serveTools(w http.ResponseWriter, r *http.Request, b *backend) {
