@@ -262,3 +262,11 @@ func TestE2EHTTPRestartRefusesReplayedPlanRef(t *testing.T) {
 		})
 	}
 }
+
+func TestServeRefusesHTTPFlagsWithoutHTTP(t *testing.T) {
+	var stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--stateless", "--audit-log", "a.jsonl"}, strings.NewReader(""), io.Discard, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "--audit-log --stateless") || !strings.Contains(stderr.String(), "--http") {
+		t.Fatalf("exit %d:\n%s", code, stderr.String())
+	}
+}

@@ -35,8 +35,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	logger := f.logger(stderr)
-	if hf.addr != "" {
-		return hf.serve(ctx, &f, logger)
+	if code, handled := hf.serve(ctx, fs, &f, logger); handled {
+		return code
 	}
 	srv, usedDefault, err := f.build(ctx, logger)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/intentsrv/intentsrv/intent"
@@ -45,10 +46,32 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.auditLog, "audit-log", "", "with --http: append one JSON line per act call (executed or refused) to this file")
 }
 
-// serve runs the HTTP transport: it listens first (so /healthz answers and
-// /readyz says "not ready" while sources load), then builds the intent
+// serve runs the HTTP transport when --http is set, and reports whether it
+// handled the command (else serve goes on with stdio). It refuses HTTP
+// flags given without --http, which would silently do nothing.
+func (h *httpFlags) serve(ctx context.Context, fs *flag.FlagSet, f *serverFlags, logger *slog.Logger) (code int, handled bool) {
+	if h.addr != "" {
+		return h.serveHTTP(ctx, f, logger), true
+	}
+	var stray []string
+	own := flag.NewFlagSet("http", flag.ContinueOnError)
+	h.register(own)
+	fs.Visit(func(fl *flag.Flag) {
+		if own.Lookup(fl.Name) != nil {
+			stray = append(stray, "--"+fl.Name)
+		}
+	})
+	if len(stray) > 0 {
+		logger.Error("cannot start: these flags apply to the HTTP transport only; add --http HOST:PORT", "flags", strings.Join(stray, " "))
+		return exitUsage, true
+	}
+	return 0, false
+}
+
+// serveHTTP runs the HTTP transport: it listens first (so /healthz answers
+// and /readyz says "not ready" while sources load), then builds the intent
 // server from f and serves until ctx ends.
-func (h *httpFlags) serve(ctx context.Context, f *serverFlags, logger *slog.Logger) int {
+func (h *httpFlags) serveHTTP(ctx context.Context, f *serverFlags, logger *slog.Logger) int {
 	keys := &remote.Keys{}
 	if h.keysFile != "" {
 		if err := keys.LoadKeysFile(h.keysFile); err != nil {
