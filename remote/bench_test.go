@@ -136,6 +136,6 @@ func benchHTTP(b *testing.B, stateless bool) string {
 	}
 	s.SetIntent(helpdeskServer(b))
 	hs := httptest.NewServer(s.Handler())
-	b.Cleanup(hs.Close)
+	b.Cleanup(func() { hs.Close(); s.Close() })
 	return hs.URL
 }

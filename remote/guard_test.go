@@ -202,6 +202,7 @@ func TestReadiness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	h := s.Handler()
 	get := func(path string) int {
 		rec := httptest.NewRecorder()

@@ -87,6 +87,7 @@ func TestRESTActOnReadOnlyServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	s.SetIntent(is)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/v1/act", strings.NewReader(`{"action":"tickets.delete","params":{"id":1}}`))

@@ -164,8 +164,16 @@ func (s *Server) SetIntent(srv *intent.Server) {
 // shutting down.
 func (s *Server) Ready() bool { return s.backend.Load() != nil && !s.draining.Load() }
 
-// Close releases the audit log.
-func (s *Server) Close() error { return s.audit.Close() }
+// Close ends the MCP sessions and stops the background work of the
+// server (the idle-session sweeper), then releases the audit log. Serve
+// does the first part itself at shutdown; Close is still needed for the
+// audit log, and for a Server used only through Handler.
+func (s *Server) Close() error {
+	if b := s.backend.Load(); b != nil {
+		_ = b.streamable.Shutdown(context.Background())
+	}
+	return s.audit.Close()
+}
 
 // Serve answers HTTP on ln until ctx ends, then shuts down gracefully: the
 // listener closes at once (new connections are refused), requests that

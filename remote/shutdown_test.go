@@ -41,6 +41,7 @@ func newServed(t *testing.T, timeout time.Duration) (*Server, *catalog) {
 		t.Fatal(err)
 	}
 	s.SetIntent(is)
+	t.Cleanup(func() { s.Close() })
 	t.Cleanup(cat.finish)
 	return s, cat
 }
