@@ -135,6 +135,14 @@ func TestBodyCap(t *testing.T) {
 			t.Fatalf("status %d: %s", r.status, r.body)
 		}
 	})
+	t.Run("no key: refused before the body is read", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, f.url+"/v1/find", strings.NewReader(big))
+		req.ContentLength = -1
+		req.Header.Set("Content-Type", "application/json")
+		if r := f.do(req); r.status != http.StatusUnauthorized {
+			t.Fatalf("status %d: %s", r.status, r.body)
+		}
+	})
 	if r := f.post("/v1/find", keyAlice, `{"intent":"search tickets"}`); r.status != http.StatusOK {
 		t.Fatalf("small body: %d %s", r.status, r.body)
 	}

@@ -33,7 +33,7 @@ func principalFrom(ctx context.Context) (string, bool) {
 
 // Handler returns the server's routes with every guard in front: probes
 // first (they reveal nothing), then, for MCP and REST, the origin policy,
-// the body cap, authentication and the rate limit, in that order. Every
+// authentication, the rate limit and the body cap, in that order. Every
 // request is access-logged.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -70,8 +70,8 @@ func (s *Server) notReady(w http.ResponseWriter) {
 		"the server is still loading its sources", "retry in a moment; GET /readyz answers 200 once ready")
 }
 
-// guard applies the origin policy, the body cap, authentication and the
-// rate limit, and puts the principal (also as the intent caller) in the
+// guard applies the origin policy, authentication, the rate limit and the
+// body cap, and puts the principal (also as the intent caller) in the
 // request's context.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -91,24 +91,12 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			s.tooLarge(w)
 			return
 		}
-		var body []byte
-		if r.Body != nil {
-			var err error
-			body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
-				s.tooLarge(w)
-				return
-			}
-			if err != nil {
-				writeRefusal(w, http.StatusBadRequest, intent.CodeInvalidParams, "could not read the request body: "+err.Error(), "send the request again")
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-		}
+		// Keys and the rate limit are checked on headers alone, so a caller
+		// without a key, or over its limit, cannot make the server buffer
+		// bodies; only the audit peeks at a refused act call's arguments.
 		principal, challenge, refusal := s.authenticate(r)
 		if refusal != nil {
-			s.refusedAct(r, body, "", refusal)
+			s.refusedAct(r, s.peekBody(r), "", refusal)
 			w.Header().Set("WWW-Authenticate", challenge)
 			writeEnvelope(w, http.StatusUnauthorized, refusal)
 			return
@@ -121,14 +109,41 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				Details: map[string]any{"retry_after_seconds": secs, "limit": "requests"},
 				Remedy:  &intent.Remedy{Tool: intent.ToolDescribe, Fix: fmt.Sprintf("wait %d s (Retry-After) and send the request again", secs)},
 			}
-			s.refusedAct(r, body, principal, env)
+			s.refusedAct(r, s.peekBody(r), principal, env)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			writeEnvelope(w, http.StatusTooManyRequests, env)
 			return
 		}
+		if r.Body != nil {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				s.tooLarge(w)
+				return
+			}
+			if err != nil {
+				writeRefusal(w, http.StatusBadRequest, intent.CodeInvalidParams, "could not read the request body: "+err.Error(), "send the request again")
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		ctx := context.WithValue(r.Context(), principalKey{}, principal)
 		next.ServeHTTP(w, r.WithContext(intent.WithCaller(ctx, principal)))
 	})
+}
+
+// auditPeekBytes bounds what the audit reads of a refused request's body
+// to tell whether it is an act call.
+const auditPeekBytes = 64 << 10
+
+// peekBody reads the start of a refused request's body for the audit; it
+// reads nothing when there is no audit log.
+func (s *Server) peekBody(r *http.Request) []byte {
+	if s.audit == nil || r.Body == nil {
+		return nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(r.Body, min(auditPeekBytes, s.cfg.MaxBodyBytes)))
+	return b
 }
 
 func (s *Server) tooLarge(w http.ResponseWriter) {
