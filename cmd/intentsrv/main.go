@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	intentsrv serve [flags]              MCP over stdio
+//	intentsrv serve [flags]              MCP over stdio (--http ADDR: over HTTP)
 //	intentsrv find INTENT...             search operations
 //	intentsrv describe [ACTION]          overview, namespace, or one operation
 //	intentsrv ask ACTION [PARAMS_JSON]   run a read operation
@@ -56,7 +56,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"serve", "serve the intent tools over MCP (stdio)", runServe},
+		{"serve", "serve the intent tools over MCP (stdio; --http ADDR for HTTP and the REST twin)", runServe},
 		{"find", "search operations by intent (same handler as the find tool)", verbCommand(intent.ToolFind)},
 		{"describe", "catalog overview, a namespace's operations, or one operation's schema", verbCommand(intent.ToolDescribe)},
 		{"ask", "run a read operation", verbCommand(intent.ToolAsk)},

@@ -19,6 +19,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	f.register(fs)
 	maxMessage := fs.Int("max-message-bytes", mcpstdio.DefaultMaxMessageBytes, "longest JSON-RPC message (one stdio line) the server reads; a longer one is refused unread")
 	callWorkers := fs.Int("call-workers", mcpstdio.DefaultCallWorkers, "ask/act calls run at once; find and describe never wait behind them")
+	var hf httpFlags // --http and its guards (servehttp.go)
+	hf.register(fs)
 	rest, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -32,6 +34,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	logger := f.logger(stderr)
+	if code, handled := hf.serve(ctx, fs, &f, logger); handled {
+		return code
+	}
 	srv, usedDefault, err := f.build(ctx, logger)
 	if err != nil {
 		logger.Error("cannot start", "err", err)
