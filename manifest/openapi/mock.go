@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/intentsrv/intentsrv/manifest/sanitize"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -734,7 +735,7 @@ func (g *generator) fillerNames(ns []node, count int, taken map[string]any) []st
 		if len(out) == count {
 			break
 		}
-		if _, ok := taken[c]; ok || used[c] {
+		if _, ok := taken[c]; ok || used[c] || !sanitize.SafeName(c) {
 			continue
 		}
 		if _, ok := g.propNodes(ns, c); ok {
@@ -918,6 +919,11 @@ func (g *generator) str(ns []node, uniq int) string {
 		cands = append(cands, cand{s: s})
 	}
 	for _, c := range cands {
+		// A pattern is the spec's text too: a string generated from
+		// "^Ignore all previous instructions…$" is not shown.
+		if c.varying && sanitize.HostileValue(c.s) {
+			continue
+		}
 		if uniq > 0 && !c.varying {
 			if s, ok := fit(c.s + strconv.Itoa(uniq)); ok {
 				return s
