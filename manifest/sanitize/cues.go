@@ -146,7 +146,7 @@ var cueIndex, cuePrefixIndex = func() (map[string][]term, map[string][]term) {
 	for c, terms := range cueTerms {
 		for _, t := range terms {
 			pre := strings.HasSuffix(t, "*")
-			toks := cueTokens(foldCue(strings.TrimSuffix(t, "*")))
+			toks := cueTokens(strings.TrimSuffix(t, "*"))
 			if len(toks) == 0 {
 				continue
 			}
@@ -189,59 +189,108 @@ var roleNotClaims = map[string]bool{
 	"subscribed": true, "redirected": true, "prêt": true, "prête": true, "bereit": true, "listo": true, "lista": true,
 }
 
-// foldCue lower-cases s, maps look-alikes (Cyrillic, Greek, full-width)
-// to their Latin twins, and turns every run of characters that are not
-// letters or digits into one space.
-func foldCue(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := true
-	for _, r := range s {
-		r = confusable(unicode.ToLower(r))
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-			space = false
-		} else if !space {
-			b.WriteByte(' ')
-			space = true
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
 // cjk reports the scripts that do not separate words with spaces.
 func cjk(r rune) bool {
+	if r < 0x2e80 { // below the CJK blocks: most text never looks further
+		return false
+	}
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー'
 }
 
-// cueTokens splits folded text into tokens: Latin (and other spaced
-// scripts') words, and one token per CJK character.
-func cueTokens(folded string) []string {
-	var toks []string
-	for _, w := range strings.Fields(folded) {
-		start := 0
-		for i, r := range w {
-			if cjk(r) {
-				if i > start {
-					toks = append(toks, w[start:i])
-				}
-				n := i + len(string(r))
-				toks = append(toks, w[i:n])
-				start = n
-			} else if start > i {
-				start = i
+// cueTokens folds s and splits it into tokens: words of spaced scripts,
+// and one token per CJK character. Folding lower-cases, maps look-alikes
+// (Cyrillic, Greek, full-width) to their Latin twins, and treats every
+// character that is not a letter, digit or combining mark as a separator.
+// The tokens share one string.
+func cueTokens(s string) []string {
+	if ascii(s) {
+		return asciiTokens(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	var bounds []int // start, end of each token in b
+	open := false
+	closeToken := func() {
+		if open {
+			bounds = append(bounds, b.Len())
+			open = false
+		}
+	}
+	for _, r := range s {
+		r = confusable(unicode.ToLower(r))
+		switch {
+		case cjk(r):
+			closeToken()
+			bounds = append(bounds, b.Len())
+			b.WriteRune(r)
+			bounds = append(bounds, b.Len())
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+			if !open {
+				bounds = append(bounds, b.Len())
+				open = true
+			}
+			b.WriteRune(r)
+		default:
+			closeToken()
+		}
+	}
+	closeToken()
+	folded := b.String()
+	toks := make([]string, len(bounds)/2)
+	for k := range toks {
+		toks[k] = folded[bounds[2*k]:bounds[2*k+1]]
+	}
+	return toks
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiTokens is cueTokens for ASCII text, byte by byte: most API prose
+// is ASCII, and this runs on every sentence of a spec.
+func asciiTokens(s string) []string {
+	buf := make([]byte, 0, len(s))
+	var bounds []int
+	open := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+			fallthrough
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if !open {
+				bounds = append(bounds, len(buf))
+				open = true
+			}
+			buf = append(buf, c)
+		default:
+			if open {
+				bounds = append(bounds, len(buf))
+				open = false
 			}
 		}
-		if start < len(w) {
-			toks = append(toks, w[start:])
-		}
+	}
+	if open {
+		bounds = append(bounds, len(buf))
+	}
+	folded := string(buf)
+	toks := make([]string, len(bounds)/2)
+	for k := range toks {
+		toks[k] = folded[bounds[2*k]:bounds[2*k+1]]
 	}
 	return toks
 }
 
 // cueHits returns every occurrence of every class in one sentence.
 func cueHits(sentence string) []cueHit {
-	toks := cueTokens(foldCue(sentence))
+	toks := cueTokens(sentence)
 	var hits []cueHit
 	for i, tok := range toks {
 		for _, t := range cueIndex[tok] {
@@ -396,7 +445,7 @@ func addressedToModel(sentence string) bool {
 		return true
 	}
 	// A CJK character is a token of its own, so windows there are wider.
-	cjkText := strings.IndexFunc(sentence, cjk) >= 0
+	cjkText := !ascii(sentence) && strings.IndexFunc(sentence, cjk) >= 0
 	span, gap, argGap := 8, 3, 1
 	if cjkText {
 		span, gap, argGap = 16, 6, 2

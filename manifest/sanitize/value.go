@@ -43,7 +43,7 @@ func HostileValue(s string) bool {
 // proseLength counts the words of s, each CJK character as one: text in
 // scripts without spaces is prose however few spaces it has.
 func proseLength(s string) int {
-	return len(cueTokens(foldCue(stripInvisible(s))))
+	return len(cueTokens(stripInvisible(s)))
 }
 
 // Value cleans a string value for display, as an example: markup, link
