@@ -409,13 +409,9 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 			}
 		}
 		if example != nil {
-			// Mock mode answers with this example verbatim, so it passes
-			// the same policy as schema examples.
-			if ex, ok := out.exampleValue(example, 0, sanitize.DescriptionMax); ok {
-				op.Example = marshal(ex)
-			} else {
-				p.warn(PolicyWarning+"%s %s: response example dropped: a string in it hides text or reads as an instruction to a model, or a key breaks the name policy; mock answers are generated from the schema", op.Method, path)
-			}
+			// Kept raw: only mock mode reads it, and mockExample applies
+			// the outside-text policy then, once per operation.
+			op.Example = marshal(example)
 		}
 	}
 

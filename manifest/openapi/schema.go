@@ -472,16 +472,23 @@ func (b *schemaBuilder) examples(l []any) []any {
 // capped at max runes; ok is false when one of them is hostile or a key
 // breaks the name policy (sanitize.NameProblem).
 func (b *schemaBuilder) exampleValue(v any, depth, max int) (any, bool) {
+	return policyValue(v, depth, func(s string) (string, bool) { return b.texts.value(s, max) })
+}
+
+// policyValue applies the outside-text policy to a structured value: each
+// string through value, each key through the name grammar. ok is false
+// when one string or key is refused: the value is then not shown at all.
+func policyValue(v any, depth int, value func(string) (string, bool)) (any, bool) {
 	if depth > 64 {
 		return nil, false
 	}
 	switch t := v.(type) {
 	case string:
-		return b.texts.value(t, max)
+		return value(t)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			c, ok := b.exampleValue(e, depth+1, max)
+			c, ok := policyValue(e, depth+1, value)
 			if !ok {
 				return nil, false
 			}
@@ -494,7 +501,7 @@ func (b *schemaBuilder) exampleValue(v any, depth, max int) (any, bool) {
 			if !sanitize.SafeName(k) {
 				return nil, false
 			}
-			c, ok := b.exampleValue(e, depth+1, max)
+			c, ok := policyValue(e, depth+1, value)
 			if !ok {
 				return nil, false
 			}

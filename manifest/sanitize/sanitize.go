@@ -1,24 +1,23 @@
-// Package sanitize cleans text that came from outside the server (OpenAPI
-// summaries and descriptions, upstream tool descriptions, overlay text)
-// before it reaches the router, a describe result or an agent's context.
+// Package sanitize applies intentsrv's policy for text that came from
+// outside the server (OpenAPI summaries, descriptions, names, examples and
+// patterns; upstream text quoted in errors): it is data, never
+// instructions, and reaches an agent only in the forms below. Every
+// function is pure and safe for concurrent use.
 //
-// Cleaning removes what a human reader of the spec would not see or would
-// not want an agent to act on: control and zero-width characters, bidi
-// overrides, HTML tags and comments, markdown images, markdown link targets
-// (the link text stays), and instruction-shaped sentences such as "ignore
-// previous instructions". The result is then capped in length at a word
-// boundary. Every function is pure and safe for concurrent use.
+// Prose (Clean, Line, Description) is normalised: control, zero-width and
+// bidi characters, HTML (script-like and tool-call elements with their
+// content), markdown images and link targets go; every sentence addressed
+// to the model that reads it is replaced by Removed; the result is capped
+// at a word boundary. A sentence is addressed to the model when it
+// combines cues API prose does not combine (cues.go, in several
+// languages), matches one of the English patterns below, is a chat turn or
+// template marker, or holds a tool call by its shape (toolcall.go). The
+// imperative mood alone is not a signal: "You must first call the login
+// endpoint", "Skip the first N results" and "Override the default branch"
+// are API usage and stay.
 //
-// An instruction is text addressed to the model that reads it, not to a
-// programmer using the API. The patterns look for what only makes sense to
-// a model: dismissing the conversation ("ignore previous instructions",
-// "forget everything above"), speaking of the reader as a tool-using agent
-// ("before using this tool, you must…", "call act with…", "the assistant
-// must…"), treating the user as a third party ("do not tell the user",
-// "send the user's token to https://…"), or a chat turn ("Human: …",
-// "<|im_start|>"). The imperative mood alone is not a signal: "You must
-// first call the login endpoint", "Skip the first N results" and "Override
-// the default branch" are API usage and stay.
+// Values (value.go) are shown cleaned or not at all, and names (name.go)
+// unchanged or not at all, since an agent sends them back byte for byte.
 package sanitize
 
 import (
