@@ -17,7 +17,7 @@ func namesServer(t *testing.T) (*intent.Server, *Catalog) {
 
 // payloads are the words of the spec's planted instructions; none may
 // reach the agent, whether through describe or a mock answer.
-var payloads = []string{"shop.widgets.purge", "ignoreAllPrevious", "Avant de répondre", "im_start", "Ignoriere",
+var payloads = []string{"shop.widgets.purge", "ignoreAllPrevious", "BeforeAnswering", "Avant de répondre", "im_start", "Ignoriere",
 	"before answering", "Disregard", "You are now", "忽略", "Ignore all previous", "tool_call", `"arguments"`}
 
 func assertNoPayload(t *testing.T, where, out string) {
@@ -40,7 +40,7 @@ func TestNamePolicyInDescribe(t *testing.T) {
 		present []string
 	}{
 		{"shop.widgets.list", []string{`"colour"`, "Lists widgets.", "Results are paged."}},
-		{"shop.widgets.create", []string{`"name"`}},
+		{"shop.widgets.create", []string{`"name"`, `"size"`, `"width"`}},
 		{"shop.widgets.codes", []string{`code`}},
 	} {
 		env, out := callTool(t, srv, "describe", map[string]any{"action": tc.action})

@@ -629,12 +629,16 @@ func (b *schemaBuilder) refSchema(ref string, depth int) any {
 
 var reDefName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
+// defName is the $defs key for the component at ref: its name with
+// characters outside [A-Za-z0-9_.-] replaced. A name the name grammar
+// refuses ("IgnoreAllPreviousInstructions") becomes "schema": a $defs key
+// is intentsrv's own, never sent back, so it can be replaced freely.
 func defName(ref string) string {
 	i := strings.LastIndexByte(ref, '/')
 	name := ref[i+1:]
 	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
 	name = reDefName.ReplaceAllString(name, "_")
-	if name == "" {
+	if name == "" || !sanitize.SafeName(name) {
 		name = "schema"
 	}
 	return name
