@@ -9,8 +9,10 @@ import (
 // its exact wording: a sentence is read as an instruction when it combines
 // cues that API documentation does not combine. Each cue is a class of
 // short terms in several languages (English, French, German, Spanish,
-// Chinese, Japanese); a term is a word, a word stem ("ignor*" covers
-// ignore, ignorez, ignoriere, ignorar) or a run of CJK characters. The
+// Chinese, Japanese); a term is a word, a word stem ("anweisung*" covers
+// Anweisung and Anweisungen), a run of words, or a run of CJK characters.
+// Imperative and infinitive forms are listed rather than stems where a
+// stem would also match descriptive prose ("ignores", "invocations"). The
 // rules that combine the classes are in addressedToModel; adding a
 // language means adding its words to the classes, not new rules.
 
@@ -25,7 +27,7 @@ const (
 	cueIntentVerb                 // act, ask, describe, find: intentsrv's verbs
 	cueIntentArg                  // with, tool: what follows a verb named as a tool
 	cueAnswer                     // before answering, before you reply
-	cueAddressee                  // AI, assistant, language model
+	cueAddressee                  // AI, LLM, KI, language model
 	cueUrgent                     // important, urgent, wichtig, 重要
 	cueAlways                     // always, from now on, immediately
 	cueRole                       // you are now
