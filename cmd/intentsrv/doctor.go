@@ -78,6 +78,7 @@ func doctorChecks() []doctorCheck {
 		{"sources", checkSources},
 		{"writes", checkWrites},
 		{"kinds", checkKinds},
+		{"text", checkTextPolicy},
 		{"env", checkEnv},
 		{"auth", checkAuth},
 		{"network", checkNetwork},
@@ -195,6 +196,38 @@ func checkKinds(_ context.Context, env *doctorEnv) []finding {
 	}
 	if len(out) == 0 {
 		return []finding{{Status: statusOK, Detail: "no operation is served as a lower kind than its HTTP method implies"}}
+	}
+	return out
+}
+
+// checkTextPolicy lists, per OpenAPI source, what the outside-text policy
+// refused: operations not served because a required name reads as an
+// instruction or hides text, and names, examples, patterns or enum members
+// dropped. Each refused operation is named; the rest is counted.
+func checkTextPolicy(ctx context.Context, env *doctorEnv) []finding {
+	srcs, early := openAPISources(ctx, env, "the embedded demo catalog has no outside text")
+	if early != nil {
+		return early
+	}
+	var out []finding
+	for _, o := range srcs {
+		dropped := 0
+		for _, w := range o.cat.Warnings {
+			if !strings.Contains(w, openapi.PolicyWarning) {
+				continue
+			}
+			if strings.Contains(w, "refused") {
+				out = append(out, finding{Status: statusWarn, Detail: o.spec.Name + ": " + strings.Replace(w, openapi.PolicyWarning, "", 1)})
+			} else {
+				dropped++
+			}
+		}
+		if dropped > 0 {
+			out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%s: %d name(s), example(s), pattern(s) or enum member(s) dropped: they hide text or read as instructions to a model (see the log at start-up)", o.spec.Name, dropped)})
+		}
+	}
+	if len(out) == 0 {
+		return []finding{{Status: statusOK, Detail: "no outside name, example or operation refused by the text policy"}}
 	}
 	return out
 }

@@ -164,6 +164,23 @@ func TestDoctorListsKindOverrides(t *testing.T) {
 	}
 }
 
+// TestDoctorListsTextPolicyRefusals: an operation refused because a
+// required name reads as an instruction is named by doctor, with the way
+// forward; a clean spec has nothing to report.
+func TestDoctorListsTextPolicyRefusals(t *testing.T) {
+	_, out, _ := runIntentsrv(t, "doctor", "--openapi", "tracker=../../testdata/openapi/tracker.yaml", "--openapi-cache", "off")
+	if !strings.Contains(out, "ok    text") {
+		t.Fatalf("a clean spec should pass the text check:\n%s", out)
+	}
+	_, out, _ = runIntentsrv(t, "doctor", "--openapi", "shop=../../testdata/hostile/names-and-mock.yaml", "--openapi-cache", "off")
+	if !strings.Contains(out, "warn  text     shop: GET /widgets/search: refused") || !strings.Contains(out, "--deny") {
+		t.Fatalf("a refused operation should be listed:\n%s", out)
+	}
+	if !strings.Contains(out, "dropped") {
+		t.Fatalf("dropped names should be counted:\n%s", out)
+	}
+}
+
 // A plan key too short to sign with is refused with a way forward, at
 // start-up rather than at the first preview.
 func TestShortPlanKeyIsRefusedAtStart(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/intentsrv/intentsrv/manifest/sanitize"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -745,12 +746,17 @@ func (x *executor) transportError(ctx context.Context, r *request, err error) er
 	if errors.As(err, &dnsErr) || errors.As(err, &opErr) {
 		return &operations.Error{
 			Code:    "upstream_unavailable",
-			Message: fmt.Sprintf("could not reach %s: %s", r.url.Host, x.redact(rootCause(err))),
+			Message: fmt.Sprintf("could not reach %s: %s", r.url.Host, upstreamText(x.redact(rootCause(err)))),
 			Fix:     "check that the upstream is running and the base URL is right, then retry",
 		}
 	}
-	return &operations.Error{Code: "upstream_unavailable", Message: "the request failed: " + x.redact(rootCause(err)), Fix: "retry later"}
+	return &operations.Error{Code: "upstream_unavailable", Message: "the request failed: " + upstreamText(x.redact(rootCause(err))), Fix: "retry later"}
 }
+
+// upstreamText is the policy for upstream text quoted in an error message
+// (a transport error can quote a malformed response): cleaned like a
+// summary and capped, since the message is intentsrv's voice.
+func upstreamText(s string) string { return sanitize.Line(s, 200) }
 
 // rootCause strips url.Error's "Get \"URL\":" prefix, which would echo a
 // query-string key.
@@ -783,11 +789,14 @@ func (x *executor) statusError(op *Op, resp *http.Response, data []byte) error {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		fix := "wait and retry"
 		if ra := strings.TrimSpace(resp.Header.Get("Retry-After")); ra != "" {
-			details["retry_after"] = ra
+			// The header is the upstream's text: it stays data (details),
+			// and only a value parsed as seconds or a date enters the
+			// remedy, which is intentsrv's own voice to the agent.
+			details["retry_after"] = clipText(x.redact(ra), 64)
 			if secs, err := strconv.Atoi(ra); err == nil {
 				fix = fmt.Sprintf("retry after %d seconds", secs)
-			} else {
-				fix = "retry after " + ra
+			} else if at, err := http.ParseTime(ra); err == nil {
+				fix = "retry after " + at.UTC().Format(http.TimeFormat)
 			}
 		}
 		return &operations.Error{Code: "rate_limited", Message: fmt.Sprintf("the upstream is rate limiting or unavailable (HTTP %d)", status), Fix: fix, Details: details}

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/intentsrv/intentsrv/manifest/sanitize"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -52,9 +53,10 @@ func (m *mocker) respond(op *Op) (json.RawMessage, error) {
 // cannot satisfy (contradictory keywords, look-alike branches of a oneOf)
 // yields an answer that does not validate.
 func MockResponse(op *Op) json.RawMessage {
+	example := mockExample(op.Example)
 	if len(op.Output) == 0 {
-		if len(op.Example) > 0 {
-			return op.Example
+		if len(example) > 0 {
+			return example
 		}
 		status := op.OKStatus
 		if status == 0 {
@@ -69,9 +71,9 @@ func MockResponse(op *Op) json.RawMessage {
 		return marshal(map[string]any{})
 	}
 	g := newGenerator(schema, outputCompiler(op.Output))
-	if len(op.Example) > 0 {
-		if root := g.compiled(""); root == nil || validates(root, op.Example) {
-			return op.Example
+	if len(example) > 0 {
+		if root := g.compiled(""); root == nil || validates(root, example) {
+			return example
 		}
 	}
 	top, ok := subNode(schema, "")
@@ -90,6 +92,27 @@ func MockResponse(op *Op) json.RawMessage {
 		}
 	}
 	return marshal(v)
+}
+
+// mockExample is the spec's response example as mock mode may return it:
+// each string cleaned as a value and each key checked against the name
+// grammar, like the examples describe shows; nil when one of them is
+// refused (the answer is then generated from the schema).
+func mockExample(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	clean, ok := policyValue(v, 0, func(s string) (string, bool) { return sanitize.Value(s, sanitize.DescriptionMax) })
+	if !ok {
+		return nil
+	}
+	return marshal(clean)
 }
 
 // outputURL is where an output schema lives in its compiler.
@@ -734,7 +757,7 @@ func (g *generator) fillerNames(ns []node, count int, taken map[string]any) []st
 		if len(out) == count {
 			break
 		}
-		if _, ok := taken[c]; ok || used[c] {
+		if _, ok := taken[c]; ok || used[c] || !sanitize.SafeName(c) {
 			continue
 		}
 		if _, ok := g.propNodes(ns, c); ok {
@@ -918,6 +941,11 @@ func (g *generator) str(ns []node, uniq int) string {
 		cands = append(cands, cand{s: s})
 	}
 	for _, c := range cands {
+		// A pattern is the spec's text too: a string generated from
+		// "^Ignore all previous instructions…$" is not shown.
+		if c.varying && sanitize.HostileValue(c.s) {
+			continue
+		}
 		if uniq > 0 && !c.varying {
 			if s, ok := fit(c.s + strconv.Itoa(uniq)); ok {
 				return s

@@ -277,6 +277,11 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 				formProps = map[string]any{}
 			}
 			name := str(prm, "name")
+			if skip, err := p.unsafeParam(op, path, prm); err != nil {
+				return op, [2]string{}, err
+			} else if skip {
+				continue
+			}
 			formProps[name] = p.paramSchema(in, prm)
 			if str(prm, "type") == "file" {
 				binary = append(binary, name)
@@ -290,6 +295,11 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 				case "accept", "content-type", "authorization":
 					continue
 				}
+			}
+			if skip, err := p.unsafeParam(op, path, prm); err != nil {
+				return op, [2]string{}, err
+			} else if skip {
+				continue
 			}
 			wire = append(wire, prm)
 		}
@@ -381,6 +391,9 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 	}
 	in.defsInto(input)
 	op.Input = marshal(input)
+	if len(in.refusedRequired) > 0 {
+		return op, [2]string{}, fmt.Errorf(PolicyWarning+"refused: required body property %q breaks the name policy; fix the spec or hide the operation with --deny", clipName(in.refusedRequired[0]))
+	}
 
 	out := newSchemaBuilder(p, p.opts.OutputDepth, false)
 	out.textDepth = 1
@@ -396,6 +409,8 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 			}
 		}
 		if example != nil {
+			// Kept raw: only mock mode reads it, and mockExample applies
+			// the outside-text policy then, once per operation.
 			op.Example = marshal(example)
 		}
 	}
@@ -403,6 +418,40 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 	id := str(raw, "operationId")
 	ns, nm := p.idParts(id, op.Method, path, op.Tags)
 	return op, [2]string{ns, nm}, nil
+}
+
+// unsafeParam applies the name policy (sanitize.NameProblem) to one
+// parameter: an optional parameter with a refused name is skipped (skip,
+// with a warning); a required one refuses the operation (err), since no
+// correct request can leave it out.
+func (p *parser) unsafeParam(op Op, path string, prm map[string]any) (skip bool, err error) {
+	name := str(prm, "name")
+	problem := p.texts.nameProblem(name)
+	if problem == "" {
+		return false, nil
+	}
+	shown := clipName(name)
+	req, _ := boolean(prm, "required")
+	if req || str(prm, "in") == "path" {
+		return false, fmt.Errorf(PolicyWarning+"refused: required %s parameter %q breaks the name policy (%s); fix the spec or hide the operation with --deny", str(prm, "in"), shown, problem)
+	}
+	p.warn(PolicyWarning+"%s %s: %s parameter %q dropped (%s); it cannot be sent or shown", op.Method, path, str(prm, "in"), shown, problem)
+	return true, nil
+}
+
+// PolicyWarning starts every warning about text the outside-text policy
+// dropped or refused (names, examples, patterns, enum members), so that
+// doctor can list them.
+const PolicyWarning = "text policy: "
+
+// clipName shortens a name for a warning to the operator, who needs to
+// find it in the spec: the first 40 characters, quoted by the caller with
+// %q so nothing in it is invisible.
+func clipName(name string) string {
+	if r := []rune(name); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return name
 }
 
 func keyName(prm map[string]any) string {

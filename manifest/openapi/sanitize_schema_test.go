@@ -16,7 +16,14 @@ import (
 // through the intent tools an agent calls.
 func hostileValuesServer(t *testing.T) (*intent.Server, *Catalog) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hostile", "schema-values.yaml"))
+	return hostileServer(t, "schema-values.yaml", intent.WritesConfirm)
+}
+
+// hostileServer serves one spec of testdata/hostile, mocked, under the
+// write policy writes.
+func hostileServer(t *testing.T, file string, writes intent.WritePolicy) (*intent.Server, *Catalog) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hostile", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +37,7 @@ func hostileValuesServer(t *testing.T) (*intent.Server, *Catalog) {
 			t.Fatalf("register %s: %v", op.ID, err)
 		}
 	}
-	srv, err := intent.New(reg, intent.Options{Writes: intent.WritesConfirm})
+	srv, err := intent.New(reg, intent.Options{Writes: writes})
 	if err != nil {
 		t.Fatal(err)
 	}

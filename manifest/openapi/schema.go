@@ -54,11 +54,15 @@ type schemaBuilder struct {
 	maxDepth int
 	input    bool // input schemas drop readOnly properties from required
 
-	defs     map[string]any
-	names    map[string]string // ref -> def name
-	taken    map[string]string // def name -> ref
-	warnings *[]string
-	texts    *textCache
+	defs  map[string]any
+	names map[string]string // ref -> def name
+	taken map[string]string // def name -> ref
+	// refusedRequired lists required property names dropped by the name
+	// policy (see unsafeProps): an input schema with one cannot be
+	// satisfied, so its operation is refused.
+	refusedRequired []string
+	warnings        *[]string
+	texts           *textCache
 	// textDepth is the deepest level whose descriptions and examples are
 	// kept (output schemas keep only the top levels' prose).
 	textDepth int
@@ -77,6 +81,26 @@ type textCache struct {
 	mu     sync.Mutex
 	m      map[textKey]string
 	values map[textKey]cleanValue
+	names  map[string]string
+}
+
+// nameProblem memoises sanitize.NameProblem: a spec's property names
+// repeat across every operation that uses its schemas.
+func (c *textCache) nameProblem(name string) string {
+	c.mu.Lock()
+	p, ok := c.names[name]
+	c.mu.Unlock()
+	if ok {
+		return p
+	}
+	p = sanitize.NameProblem(name)
+	c.mu.Lock()
+	if c.names == nil {
+		c.names = map[string]string{}
+	}
+	c.names[name] = p
+	c.mu.Unlock()
+	return p
 }
 
 type textKey struct {
@@ -203,7 +227,7 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 			}
 		case k == "const" || k == "default":
 			if hostile(v) {
-				b.warn("schema %s dropped: it hides text or reads as an instruction to a model", k)
+				b.warn(PolicyWarning+"schema %s dropped: it hides text or reads as an instruction to a model", k)
 				continue
 			}
 			out[k] = v
@@ -220,6 +244,12 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 			}
 		case k == "pattern":
 			if s, ok := v.(string); ok && patternCompiles(s) {
+				// A pattern is shown by describe and drives mock strings:
+				// one that reads as an instruction is a value like any other.
+				if sanitize.HostileValue(s) {
+					b.warn(PolicyWarning + "schema pattern dropped: it hides text or reads as an instruction to a model")
+					continue
+				}
 				out[k] = s
 			}
 		case k == "required":
@@ -277,6 +307,7 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 	if xn, ok := boolean(n, "x-nullable"); ok && xn {
 		nullable = true
 	}
+	dropped := b.unsafeProps(n)
 	for _, k := range subschemaMaps {
 		if m := obj(n, k); m != nil {
 			props := make(map[string]any, len(m))
@@ -288,9 +319,23 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 				if b.input && k == "properties" && readOnly(b.root, sub) {
 					continue
 				}
+				if k != "patternProperties" && dropped[name] {
+					continue
+				}
 				props[name] = b.convert(sub, depth+1)
 			}
 			out[k] = props
+		}
+	}
+	if len(dropped) > 0 {
+		if req, ok := out["required"].([]any); ok {
+			kept := make([]any, 0, len(req))
+			for _, r := range req {
+				if name, _ := r.(string); !dropped[name] {
+					kept = append(kept, r)
+				}
+			}
+			out["required"] = kept
 		}
 	}
 	if b.input {
@@ -363,6 +408,45 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 //     A harmless member with odd characters (" no", "&#10003;", "⬅️") is
 //     kept as it is.
 
+// unsafeProps returns the property names of schema n that the name policy
+// refuses (sanitize.NameProblem), with a warning for each. Such a name is
+// dropped from the schema shown and validated: an optional one can no
+// longer be sent, and a required one of an input schema is recorded in
+// refusedRequired, which refuses the whole operation (a request without
+// it would be wrong, and one with it would put the name before the agent).
+// Renaming is not offered: the agent would then see a name that is not
+// the API's, and every nested body would need a map back.
+func (b *schemaBuilder) unsafeProps(n map[string]any) map[string]bool {
+	var dropped map[string]bool
+	for _, k := range []string{"properties", "dependentSchemas"} {
+		for name := range obj(n, k) {
+			problem := b.texts.nameProblem(name)
+			if problem == "" {
+				continue
+			}
+			if dropped == nil {
+				dropped = map[string]bool{}
+			}
+			if dropped[name] {
+				continue
+			}
+			dropped[name] = true
+			required := false
+			for _, r := range list(n, "required") {
+				if r == name {
+					required = true
+				}
+			}
+			if b.input && required {
+				b.refusedRequired = append(b.refusedRequired, name)
+			} else {
+				b.warn(PolicyWarning+"schema property %q dropped (%s); it cannot be sent or shown", clipName(name), problem)
+			}
+		}
+	}
+	return dropped
+}
+
 // examples returns the examples of l that may be shown, cleaned.
 func (b *schemaBuilder) examples(l []any) []any {
 	if len(l) == 0 {
@@ -377,26 +461,34 @@ func (b *schemaBuilder) examples(l []any) []any {
 			}
 			continue
 		}
-		if c, ok := b.exampleValue(e, 0); ok {
+		if c, ok := b.exampleValue(e, 0, sanitize.SchemaTextMax); ok {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// exampleValue cleans every string inside one structured example; ok is
-// false when one of them, or a property name, is hostile.
-func (b *schemaBuilder) exampleValue(v any, depth int) (any, bool) {
+// exampleValue cleans every string inside one structured example, each
+// capped at max runes; ok is false when one of them is hostile or a key
+// breaks the name policy (sanitize.NameProblem).
+func (b *schemaBuilder) exampleValue(v any, depth, max int) (any, bool) {
+	return policyValue(v, depth, func(s string) (string, bool) { return b.texts.value(s, max) })
+}
+
+// policyValue applies the outside-text policy to a structured value: each
+// string through value, each key through the name grammar. ok is false
+// when one string or key is refused: the value is then not shown at all.
+func policyValue(v any, depth int, value func(string) (string, bool)) (any, bool) {
 	if depth > 64 {
 		return nil, false
 	}
 	switch t := v.(type) {
 	case string:
-		return b.texts.value(t, sanitize.SchemaTextMax)
+		return value(t)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			c, ok := b.exampleValue(e, depth+1)
+			c, ok := policyValue(e, depth+1, value)
 			if !ok {
 				return nil, false
 			}
@@ -406,10 +498,10 @@ func (b *schemaBuilder) exampleValue(v any, depth int) (any, bool) {
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			if sanitize.HostileValue(k) {
+			if !sanitize.SafeName(k) {
 				return nil, false
 			}
-			c, ok := b.exampleValue(e, depth+1)
+			c, ok := policyValue(e, depth+1, value)
 			if !ok {
 				return nil, false
 			}
@@ -438,14 +530,15 @@ func (b *schemaBuilder) enumMembers(l []any) []any {
 		}
 	}
 	if len(out) == 0 {
-		b.warn("schema enum dropped: every member hides text or reads as an instruction to a model; any value of the type is accepted")
+		b.warn(PolicyWarning + "schema enum dropped: every member hides text or reads as an instruction to a model; any value of the type is accepted")
 	} else {
-		b.warn("schema enum: %d member(s) dropped: they hide text or read as instructions to a model", bad)
+		b.warn(PolicyWarning+"schema enum: %d member(s) dropped: they hide text or read as instructions to a model", bad)
 	}
 	return out
 }
 
-// hostile reports a value with a hostile string (or property name) in it.
+// hostile reports a value with a hostile string, or a key the name policy
+// refuses, in it.
 func hostile(v any) bool {
 	switch t := v.(type) {
 	case string:
@@ -458,7 +551,7 @@ func hostile(v any) bool {
 		}
 	case map[string]any:
 		for k, e := range t {
-			if sanitize.HostileValue(k) || hostile(e) {
+			if !sanitize.SafeName(k) || hostile(e) {
 				return true
 			}
 		}
@@ -536,12 +629,16 @@ func (b *schemaBuilder) refSchema(ref string, depth int) any {
 
 var reDefName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
+// defName is the $defs key for the component at ref: its name with
+// characters outside [A-Za-z0-9_.-] replaced. A name the name grammar
+// refuses ("IgnoreAllPreviousInstructions") becomes "schema": a $defs key
+// is intentsrv's own, never sent back, so it can be replaced freely.
 func defName(ref string) string {
 	i := strings.LastIndexByte(ref, '/')
 	name := ref[i+1:]
 	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
 	name = reDefName.ReplaceAllString(name, "_")
-	if name == "" {
+	if name == "" || !sanitize.SafeName(name) {
 		name = "schema"
 	}
 	return name

@@ -1,24 +1,23 @@
-// Package sanitize cleans text that came from outside the server (OpenAPI
-// summaries and descriptions, upstream tool descriptions, overlay text)
-// before it reaches the router, a describe result or an agent's context.
+// Package sanitize applies intentsrv's policy for text that came from
+// outside the server (OpenAPI summaries, descriptions, names, examples and
+// patterns; upstream text quoted in errors): it is data, never
+// instructions, and reaches an agent only in the forms below. Every
+// function is pure and safe for concurrent use.
 //
-// Cleaning removes what a human reader of the spec would not see or would
-// not want an agent to act on: control and zero-width characters, bidi
-// overrides, HTML tags and comments, markdown images, markdown link targets
-// (the link text stays), and instruction-shaped sentences such as "ignore
-// previous instructions". The result is then capped in length at a word
-// boundary. Every function is pure and safe for concurrent use.
+// Prose (Clean, Line, Description) is normalised: control, zero-width and
+// bidi characters, HTML (script-like and tool-call elements with their
+// content), markdown images and link targets go; every sentence addressed
+// to the model that reads it is replaced by Removed; the result is capped
+// at a word boundary. A sentence is addressed to the model when it
+// combines cues API prose does not combine (cues.go, in several
+// languages), matches one of the English patterns below, is a chat turn or
+// template marker, or holds a tool call by its shape (toolcall.go). The
+// imperative mood alone is not a signal: "You must first call the login
+// endpoint", "Skip the first N results" and "Override the default branch"
+// are API usage and stay.
 //
-// An instruction is text addressed to the model that reads it, not to a
-// programmer using the API. The patterns look for what only makes sense to
-// a model: dismissing the conversation ("ignore previous instructions",
-// "forget everything above"), speaking of the reader as a tool-using agent
-// ("before using this tool, you must…", "call act with…", "the assistant
-// must…"), treating the user as a third party ("do not tell the user",
-// "send the user's token to https://…"), or a chat turn ("Human: …",
-// "<|im_start|>"). The imperative mood alone is not a signal: "You must
-// first call the login endpoint", "Skip the first N results" and "Override
-// the default branch" are API usage and stay.
+// Values (value.go) are shown cleaned or not at all, and names (name.go)
+// unchanged or not at all, since an agent sends them back byte for byte.
 package sanitize
 
 import (
@@ -60,21 +59,38 @@ var (
 // runs of non-letters were folded to one space, so punctuation and case
 // tricks do not hide them.
 var instructionPatterns = []guarded{
-	{`ignore disregard forget override bypass skip`, `\b(ignore|disregard|forget|override|bypass|skip)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|your|system|safety|developer)\b.{0,40}\b(instruction|instructions|prompt|prompts|rules|directions|guidelines|context|messages|policies|policy)\b`},
-	{`instruction instructions prompt directive directives`, `\b(new|updated|real|actual|hidden|secret) (system )?(instruction|instructions|prompt|directive|directives)\b`},
+	// Dismissing the conversation's rules. Override and bypass count only
+	// with the reader's own rules as object: "you can override one safety
+	// rule" is API prose.
+	{`ignore disregard forget`, `\b(ignore|disregard|forget)\b.{0,40}\b(previous|prior|above|earlier|preceding|all|your|system|safety|developer)\b.{0,40}\b(instruction|instructions|prompt|prompts|rules|directions|guidelines|context|messages|policies|policy)\b`},
+	{`override bypass`, `\b(override|bypass|circumvent)( all| any)? (your|its|the model s|the assistant s)( (safety|system|previous|prior|original|content))? (instructions|guidelines|rules|policies|filters|restrictions|prompt)\b`},
+	// "Your real instructions", "hidden instructions follow"; "Updated
+	// instructions of a task" is a field.
+	{`instructions prompt directives`, `\b(your|the|my) (new|updated|real|actual|hidden|secret|true) (system )?(instructions|prompt|directives)\b|\b(new|updated|real|actual|hidden|secret|true) (system )?(instructions|prompt|directives) (are|follow|below|as follows|override)\b`},
 	{`instruction instructions prompt prompts`, `\b(previous|prior|above|earlier) (instruction|instructions|prompt|prompts)\b`},
-	{`prompt`, `\bsystem prompt\b`},
-	{`now`, `\byou are now\b`},
-	{`act behave pretend roleplay`, `\b(act|behave|pretend|roleplay) as (if|though|an?|the)\b`},
+	{`prompt`, `\b(your|the|my|this) system prompt\b`},
+	// Role play: "act as if you…", "pretend to be", "you will act as";
+	// "devices act as a RADIUS server" is API prose.
+	{`act behave pretend roleplay`, `\b(act|behave) as (if|though) you\b|\byou (will|shall|must|should|are to|now) (act|behave|pretend|roleplay)\b|\bpretend (to be|that you|you are)\b|\broleplay\b|^ ?(please |now )?(act|behave) as (an?|the) (ai|assistant|model|chatbot|unrestricted|unfiltered|jailbroken|different|new|evil)\b`},
 	{`tell inform mention reveal show alert`, `\b(do not|don t|never) (tell|inform|mention|reveal|show|alert)\b.{0,30}\b(user|human|operator|anyone)\b`},
-	{`without before`, `\b(without|before) (asking|telling|informing|confirming with) (the )?(user|human|operator)\b`},
-	{`reveal leak exfiltrate dump`, `\b(reveal|leak|exfiltrate|dump)\b.{0,40}\b(key|keys|token|tokens|secret|secrets|password|passwords|credentials)\b`},
-	{`send email post upload print output`, `\b(send|email|post|upload|print|output) (me |us )?(your|all|any|the) (api key|api keys|secrets|credentials|passwords|environment variables|env vars|system prompt)\b`},
-	{`ai llm assistant agent model chatbot`, `\b(as an|dear|attention|note to|message to|hey) (ai|llm|assistant|agent|language model|chatbot|model)\b`},
-	{`ai llm assistant agent model ais llms assistants agents models`, `\b(ai|llm|assistant|agent|model)s? (must|should|shall|has to|have to|needs to) (always|now|immediately|first|instead|also|call|run|execute|invoke|use|delete|send)\b`},
-	{`im inst sys endoftext`, `\b(im start|im end|inst|sys|endoftext)\b`},
-	{`system assistant user human`, `^ ?(system|assistant|user|human) ?$`},
-	{`jailbreak dan developer`, `\bjailbreak\b|\bdan mode\b|\bdeveloper mode\b`},
+	// "Without asking the user to re-authenticate" describes a token
+	// refresh; "without asking the user first" keeps the user out.
+	{`without before`, `\b(without|before) (asking|telling|informing|confirming with) (the )?(user|human|operator)( (for|first|about|and|or|anything|that|what|if|whether)\b| ?$)`},
+	// Exfiltration as an order ("and reveal the API key"); "never leak
+	// client_secret" is advice to a programmer.
+	{`reveal leak exfiltrate dump`, `(^ ?|\b(and|then|also|now|please|first) )(reveal|leak|exfiltrate|dump)\b.{0,40}\b(key|keys|token|tokens|secret|secrets|password|passwords|credentials)\b`},
+	// "Send your API keys", "print all secrets"; "CCS will not send the
+	// credentials to cast app" describes the API.
+	{`send email post upload print output`, `\b(send|email|post|upload|print|output) (me |us )?(your|all|any) (api key|api keys|secrets|credentials|passwords|environment variables|env vars|system prompt)\b`},
+	// A model named as the reader. "As an agent, you may call our APIs"
+	// and "agents should call this method again" speak of software agents
+	// in API prose, so "agent" counts only after a vocative.
+	{`ai llm assistant agent model chatbot`, `\b(dear|attention|note to|message to|hey) (ai|llm|assistant|agent|language model|chatbot|model)\b|\bas an? (ai|llm|language model|chatbot)\b`},
+	{`ai llm assistant model ais llms assistants models chatbot chatbots`, `\b(ai|llm|assistant|model|chatbot)s? (must|should|shall|has to|have to|needs to) (always|now|immediately|first|instead|also|call|run|execute|invoke|use|delete|send)\b`},
+	// Chat-template tokens spelled out; bracketed ones ([INST], <<SYS>>)
+	// are markers (reMarkers), and a bare "sys" is a table prefix.
+	{`im endoftext`, `\b(im start|im end|endoftext)\b`},
+	{`jailbreak dan developer god`, `\b(enable|enter|activate|switch to|switch into|you are in|now in) (dan|developer|jailbreak|jailbroken|god) mode\b|\bdan mode\b|\bjailbreak (mode|prompt)\b`},
 	{`call invoke run execute use`, `\b(call|invoke|run|execute|use) (the )?(tool|function|action|operation)\b.{0,60}\b(instead|first|immediately|always|before anything|every time)\b`},
 	// "Forget everything above", "ignore what you were told": the
 	// conversation, not the API, is what is being dismissed. "Ignore all
@@ -124,7 +140,7 @@ var compiledPatterns, guards = func() ([]*regexp.Regexp, map[string]uint64) {
 
 // markerTokens are chat-template and prompt markers that are removed
 // wherever they appear, even mid-sentence.
-var reMarkers = regexp.MustCompile(`(?i)<\|[^|<>]{0,32}\|>|\[/?(inst|sys|system)\]|<<\s*/?sys\s*>>|#{2,}\s*(instruction|system|assistant|response)s?\s*:?`)
+var reMarkers = regexp.MustCompile(`(?i)<\|[^|<>]{0,32}\|>|\[/?(inst|sys|system)\]|<<\s*/?sys\s*>>|#{2,}\s*(instruction|system|assistant|response)s?\s*:`)
 
 // reTurn finds a chat turn marker at the start of a line or sentence,
 // capitalised as transcripts write them; reTurnStart is the same test for
@@ -197,10 +213,16 @@ func clean(s string, max int, prose bool) string {
 	// no markup at all, and large specs have tens of thousands of texts.
 	lt := strings.IndexByte(s, '<') >= 0
 	if lt {
+		// Chat-template turns first: stripping tags would break their
+		// delimiters ("<<SYS>>") apart.
+		s = reBlock.ReplaceAllString(s, " "+Removed+" ")
 		if strings.Contains(s, "<!--") {
 			s = reComment.ReplaceAllString(s, " ")
 		}
 		s = reScript.ReplaceAllString(s, " ")
+		// A tool-call element goes with its content before tags are
+		// stripped, which would leave the call bare.
+		s = reToolElement.ReplaceAllString(s, " "+Removed+" ")
 		s = reTag.ReplaceAllString(s, " ")
 	}
 	// Entities are decoded after tags are gone; anything that decodes into
@@ -220,6 +242,9 @@ func clean(s string, max int, prose bool) string {
 	if markers {
 		s = reBlock.ReplaceAllString(s, " "+Removed+" ")
 	}
+	// Checked after tags and entities are gone: a call wrapped in markup
+	// or escaped as &quot; is bare by now.
+	s = dropToolCalls(s)
 	if prose {
 		s = dropInstructions(s)
 	}
@@ -307,10 +332,24 @@ func stripInvisible(s string) string {
 // Instructional reports whether s contains instruction-shaped text that
 // Clean would remove.
 func Instructional(s string) bool {
-	return instructionSentence(s) || hasMarker(s) || hasTurn(s)
+	s = stripInvisible(s)
+	if hasMarker(s) || hasTurn(s) || hasToolCall(s) {
+		return true
+	}
+	for _, sent := range sentences(s) {
+		if instructionSentence(sent) {
+			return true
+		}
+	}
+	return false
 }
 
 func instructionSentence(sentence string) bool {
+	return englishInstruction(sentence) || addressedToModel(sentence)
+}
+
+// englishInstruction matches the English patterns above.
+func englishInstruction(sentence string) bool {
 	folded := fold(sentence)
 	if folded == "" {
 		return false
@@ -355,6 +394,9 @@ func fold(s string) string {
 // confusable maps common Cyrillic and Greek look-alikes of Latin letters
 // to their Latin twins, so "іgnore" (Cyrillic і) still matches.
 func confusable(r rune) rune {
+	if r >= 0xff01 && r <= 0xff5e { // full-width ASCII
+		return unicode.ToLower(r - 0xfee0)
+	}
 	switch r {
 	case 'а':
 		return 'a'
@@ -425,6 +467,14 @@ func sentences(s string) []string {
 		case '\n':
 			out = append(out, s[start:i+1])
 			start = i + 1
+		case 0xe3, 0xef:
+			// 。(e3 80 82), ！(ef bc 81), ？(ef bc 9f) end a sentence
+			// without a following space.
+			if r, n := utf8.DecodeRuneInString(s[i:]); r == '。' || r == '！' || r == '？' {
+				out = append(out, s[start:i+n])
+				start = i + n
+				i += n - 1
+			}
 		case '.', '!', '?':
 			j := i + 1
 			for j < len(s) && (s[j] == '.' || s[j] == '!' || s[j] == '?') {
@@ -487,4 +537,4 @@ func Cap(s string, max int) string {
 
 // Version changes whenever Clean's output for some input changes, so that
 // caches of sanitised text (the OpenAPI catalog cache) are rebuilt.
-const Version = 3
+const Version = 4

@@ -37,7 +37,13 @@ func HostileValue(s string) bool {
 			return true
 		}
 	}
-	return wordCount(s) >= proseWords && Instructional(s)
+	return proseLength(s) >= proseWords && Instructional(s)
+}
+
+// proseLength counts the words of s, each CJK character as one: text in
+// scripts without spaces is prose however few spaces it has.
+func proseLength(s string) int {
+	return len(cueTokens(stripInvisible(s)))
 }
 
 // Value cleans a string value for display, as an example: markup, link

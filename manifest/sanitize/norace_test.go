@@ -1,0 +1,5 @@
+//go:build !race
+
+package sanitize_test
+
+const raceDetector = false
