@@ -41,6 +41,15 @@ const (
 	// maxCutDepth bounds how deep the budget looks for the list to cut
 	// (through the largest object-valued field at each level).
 	maxCutDepth = 8
+	// maxRunBytes caps a chunk's run of text with no natural split (see
+	// chunkEnd).
+	maxRunBytes = 256
+	// maxBytesPerToken: a text averaging more bytes a token than this is
+	// padding, not content (JSON averages about four). Counting stops
+	// there and calls the text over: it costs the cut at most a few items
+	// that would have fit, and bounds the bytes ever handed to the
+	// tokenizer for a limit.
+	maxBytesPerToken = 16
 )
 
 // budget keeps a result within MaxResultTokens (o200k_base).
@@ -55,9 +64,9 @@ const (
 // not fit even with no items, is refused with result_too_large.
 //
 // The work is bounded by the limit, not by the result: tokens are counted
-// on at most about limit + 1/16 tokens' worth of any text (in chunks of
-// countChunkBytes, stopping when over), lists are walked as byte spans and
-// the result is never decoded or copied whole. budget gives up with the
+// on at most about limit tokens' worth of any text (in chunks of at most
+// countChunkBytes, stopping when over; see upTo), lists are walked as byte
+// spans and the result is never decoded or copied whole. budget gives up with the
 // call's timeout or cancellation when ctx ends, and never answers ok after
 // that.
 func (s *Server) budget(ctx context.Context, op *operations.Operation, raw json.RawMessage) (json.RawMessage, *cutReport, *Envelope) {
@@ -88,10 +97,16 @@ func fitResult(c *tokenCounter, raw []byte, limit int) (json.RawMessage, *cutRep
 	if len(raw) <= limit {
 		return raw, nil, nil
 	}
-	if _, over, err := c.upTo(raw, limit, true); err != nil || !over {
-		return raw, nil, err
+	f, ok := findCut(raw)
+	if !ok {
+		if _, over, err := c.upTo(raw, limit); err != nil || !over {
+			return raw, nil, err
+		}
+		return nil, nil, &tooLargeError{"it holds no list that can be cut (the result itself, or an array field up to " + fmt.Sprint(maxCutDepth) + " objects deep)"}
 	}
-	return cutToFit(c, raw, limit)
+	// Whether the whole result fits is learnt while taking items: the
+	// tokens before the list are not counted twice.
+	return cutToFit(c, raw, f, limit)
 }
 
 // budgetFailure maps an error met while budgeting onto the envelope: the
@@ -112,18 +127,19 @@ type tooLargeError struct{ why string }
 
 func (e *tooLargeError) Error() string { return "result too large: " + e.why }
 
-// cutToFit cuts raw, which is over limit, at an item boundary of its list
-// (see budget).
-func cutToFit(c *tokenCounter, raw []byte, limit int) (json.RawMessage, *cutReport, error) {
-	f, ok := findCut(raw)
-	if !ok {
-		return nil, nil, &tooLargeError{"it holds no list that can be cut (the result itself, or an array field up to " + fmt.Sprint(maxCutDepth) + " objects deep)"}
-	}
-	frameTokens, over, err := c.upTo(f.build(raw, nil), limit, true)
+// cutToFit cuts raw at an item boundary of the list f found in it (see
+// budget), or returns raw as it is when it fits whole.
+func cutToFit(c *tokenCounter, raw []byte, f *cutFrame, limit int) (json.RawMessage, *cutReport, error) {
+	frameTokens, over, err := c.upTo(f.build(raw, nil), limit)
 	if err != nil {
 		return nil, nil, err
 	}
 	if over {
+		// The frame is most of the result; check the result itself (up
+		// to the limit) before refusing it.
+		if _, over, err := c.upTo(raw, limit); err != nil || !over {
+			return raw, nil, err
+		}
 		return nil, nil, &tooLargeError{"it does not fit even with its list emptied"}
 	}
 	// Take items while their estimated counts fit; each costs its tokens
@@ -139,7 +155,7 @@ func cutToFit(c *tokenCounter, raw []byte, limit int) (json.RawMessage, *cutRepo
 			break
 		}
 		total++
-		n, over, err := c.upTo(raw[it.start:it.end], room-1, false)
+		n, over, err := c.upTo(raw[it.start:it.end], room-1)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -168,17 +184,24 @@ func cutToFit(c *tokenCounter, raw []byte, limit int) (json.RawMessage, *cutRepo
 	// The sum of item counts is an estimate: check the real count of the
 	// cut result and drop items from the end by the estimated excess. After
 	// a few rounds, halve, so the checks cost at most about twice the cut
-	// result.
+	// result. When every item was taken, the result itself is checked, and
+	// returned as it is if it fits.
 	k := len(kept)
 	for round := 0; ; round++ {
+		if round == 0 && k == total {
+			// Every item was taken. The result as it came may hold more
+			// than its items (spacing between them): it is counted in
+			// chunks, up to the limit, and returned as it is if it fits.
+			if _, over, err := c.upTo(raw, limit); err != nil || !over {
+				return raw, nil, err
+			}
+		}
 		out := f.build(raw, kept[:k])
-		// out is small (its items were estimated to fit), so it is counted
-		// whole: one exact count.
-		n, err := c.exact(out)
+		n, over, err := c.upTo(out, limit)
 		if err != nil {
 			return nil, nil, err
 		}
-		if n <= limit {
+		if !over {
 			return out, &cutReport{kept: k, total: total, path: strings.Join(f.path, "."), droppedCursor: f.droppedCursor}, nil
 		}
 		if k == 0 {
@@ -312,28 +335,24 @@ type tokenCounter struct {
 	count func(text string) (int, error)
 }
 
-// upTo counts the tokens of text, stopping early once they are clearly
-// more than max. It returns the count (exact when exact is set and the
-// text was counted to its end; else a close estimate from chunks) and
-// whether it is over max. Reporting over, it has counted at most about
-// max + max/16 tokens of text, whatever the text's length.
-func (c *tokenCounter) upTo(text []byte, max int, exact bool) (int, bool, error) {
+// upTo counts the tokens of text, stopping once they are more than max.
+// It returns the count, or at least max+1 when it stopped, and whether
+// that is over max.
+//
+// The text goes to the tokenizer in chunks (see chunkEnd). A chunk that
+// ends where the pre-tokenizer splits anyway adds exactly what it would
+// have in the whole, so the count of JSON and prose is exact; a chunk cut
+// inside a long run of one kind of character (padding, a word of hundreds
+// of letters, unspaced CJK) counts a token or so more than the whole
+// would, which can only make a cut a little shorter. Reporting over, it
+// has handed the tokenizer at most about max+1 tokens of text, and never
+// more than maxBytesPerToken bytes for each.
+func (c *tokenCounter) upTo(text []byte, max int) (int, bool, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, false, err
 	}
 	if max < 0 {
 		return 0, true, nil
-	}
-	if len(text) <= countChunkBytes {
-		n, err := c.count(string(text))
-		return n, n > max, err
-	}
-	// Chunks split where the tokenizer would split anyway (see chunkEnd),
-	// so the sum of their counts is close to the count of the whole; the
-	// margin keeps an exact count near the limit from being called over.
-	stop := max
-	if exact {
-		stop = max + max/16 + 16
 	}
 	total := 0
 	for off := 0; off < len(text); {
@@ -343,55 +362,70 @@ func (c *tokenCounter) upTo(text []byte, max int, exact bool) (int, bool, error)
 			return 0, false, err
 		}
 		total += n
-		if total > stop {
+		if total > max {
 			return total, true, nil
+		}
+		if end > maxBytesPerToken*(max+1) {
+			return max + 1, true, nil
 		}
 		if err := c.ctx.Err(); err != nil {
 			return 0, false, err
 		}
 		off = end
 	}
-	if exact {
-		n, err := c.count(string(text))
-		return n, n > max, err
-	}
-	return total, total > max, nil
+	return total, false, nil
 }
 
-// exact counts the tokens of text in one call.
-func (c *tokenCounter) exact(text []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.count(string(text))
-}
-
-// chunkEnd returns where the chunk of text starting at off ends: about
-// countChunkBytes on, moved back to a boundary the o200k pre-tokenizer
-// splits at anyway when there is one nearby (between a letter or digit and
-// following punctuation, or a single space before a word), else to a UTF-8
-// character boundary.
+// chunkEnd returns where the chunk of text starting at off ends: at the
+// last place within countChunkBytes where the o200k pre-tokenizer splits
+// anyway (between a letter or digit and following punctuation, or a single
+// space before a word), so the sum of chunk counts is close to the whole's.
+// A run of maxRunBytes with no such place (spaces, one long word) ends the
+// chunk at a character boundary: the tokenizer's work on one piece grows
+// with the square of its length.
 func chunkEnd(text []byte, off int) int {
-	end := off + countChunkBytes
-	if end >= len(text) {
-		return len(text)
-	}
-	for p := end; p > end-256 && p > off+1; p-- {
-		prev, c := text[p-1], text[p]
-		if !isASCIIAlnum(prev) {
+	limit := min(len(text), off+countChunkBytes)
+	last, run := -1, off
+	for p := off + 1; p < limit; p++ {
+		if splitsBefore(text, p) {
+			last, run = p, p
 			continue
 		}
-		switch {
-		case c == ' ' && p+1 < len(text) && isASCIIAlnum(text[p+1]):
-			return p
-		case c < 0x80 && c > ' ' && c != '\'' && !isASCIIAlnum(c):
-			return p
+		if p-run >= maxRunBytes {
+			return charBoundary(text, off, p)
 		}
 	}
-	for end > off+1 && text[end]&0xC0 == 0x80 {
-		end--
+	if limit == len(text) {
+		return limit
 	}
-	return end
+	if last > off {
+		return last
+	}
+	return charBoundary(text, off, limit)
+}
+
+// splitsBefore reports whether the o200k pre-tokenizer starts a new piece
+// at text[p] whatever follows: after a letter or digit, at punctuation
+// (but an apostrophe, which may start a contraction) or at a single space
+// before a letter or digit.
+func splitsBefore(text []byte, p int) bool {
+	if !isASCIIAlnum(text[p-1]) {
+		return false
+	}
+	c := text[p]
+	if c == ' ' {
+		return p+1 < len(text) && isASCIIAlnum(text[p+1])
+	}
+	return c < 0x80 && c > ' ' && c != '\'' && !isASCIIAlnum(c)
+}
+
+// charBoundary moves p back, not below off+1, to the start of a UTF-8
+// character.
+func charBoundary(text []byte, off, p int) int {
+	for p > off+1 && text[p]&0xC0 == 0x80 {
+		p--
+	}
+	return p
 }
 
 func isASCIIAlnum(c byte) bool {

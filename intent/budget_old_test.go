@@ -2,7 +2,7 @@ package intent
 
 // This file keeps the result budget as it was before issue #10 item 5 (it
 // tokenized the whole result and unmarshalled every item), reachable only
-// from the side-by-side benchmark in budget_bench_test.go.
+// from the side-by-side BenchmarkBudget (bench_test.go).
 
 import (
 	"bytes"

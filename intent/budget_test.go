@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -12,18 +13,44 @@ import (
 	"github.com/intentsrv/intentsrv/operations"
 )
 
-// countingTokens wraps s's token counter to record how much text the
-// budget hands the tokenizer, and restores it when the test ends.
-func countingTokens(t *testing.T, s *Server) (bytes *int) {
+// tokenizerUse is how much text the budget handed the tokenizer.
+type tokenizerUse struct {
+	bytes, largest int // in all; in one call
+}
+
+// countingTokens wraps s's token counter to record its use, and restores
+// it when the test ends.
+func countingTokens(t *testing.T, s *Server) *tokenizerUse {
 	t.Helper()
 	inner := s.countTokens
-	n := 0
+	use := &tokenizerUse{}
 	s.countTokens = func(text string) (int, error) {
-		n += len(text)
+		use.bytes += len(text)
+		use.largest = max(use.largest, len(text))
 		return inner(text)
 	}
 	t.Cleanup(func() { s.countTokens = inner })
-	return &n
+	return use
+}
+
+// paddedResult is a list whose items carry long runs the tokenizer is
+// slow on (its work on one piece grows with the square of its length):
+// spaces, one long word, unspaced CJK.
+func paddedResult(size int) []byte {
+	b := make([]byte, 0, size+4096)
+	b = append(b, '[')
+	runs := []string{strings.Repeat(" ", 40000), strings.Repeat("abcdefgh", 5000), strings.Repeat("漢字仮名交じり文", 2000)}
+	for i := 0; len(b) < size; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = append(b, fmt.Sprint(i)...)
+		b = append(b, `,"text":"`...)
+		b = append(b, runs[i%len(runs)]...)
+		b = append(b, `"}`...)
+	}
+	return append(b, ']')
 }
 
 // TestBudgetWorkDependsOnTheLimitNotTheSize: cutting a result tokenizes a
@@ -35,17 +62,23 @@ func TestBudgetWorkDependsOnTheLimitNotTheSize(t *testing.T) {
 	s, _ := newTestServer(t, Options{})
 	limit := s.opts.MaxResultTokens
 	op := &operations.Operation{ID: "big.list"}
-	for _, shape := range resultShapes {
+	shapes := append(resultShapes, struct {
+		name string
+		gen  func(int) []byte
+	}{"padded", paddedResult})
+	for _, shape := range shapes {
 		var examined []int
 		for _, size := range []int{256 << 10, 4 << 20} {
 			raw := shape.gen(size)
-			counted := countingTokens(t, s)
+			use := countingTokens(t, s)
 			out, cut, env := s.budget(context.Background(), op, raw)
-			examined = append(examined, *counted)
-			// Every token is at least one byte, and JSON averages about
-			// four: 32 bytes a token is eight times what a cut needs.
-			if *counted > 32*limit {
-				t.Errorf("%s, %d bytes: the budget tokenized %d bytes; want at most %d (32 per token of the limit)", shape.name, size, *counted, 32*limit)
+			examined = append(examined, use.bytes)
+			// JSON averages about four bytes a token: 32 bytes a token of
+			// the limit is eight times what a cut needs. No call gets more
+			// than a chunk, so no piece costs the tokenizer much.
+			if use.bytes > 32*limit || use.largest > countChunkBytes {
+				t.Errorf("%s, %d bytes: the budget tokenized %d bytes, at most %d at once; want at most %d, %d at once",
+					shape.name, size, use.bytes, use.largest, 32*limit, countChunkBytes)
 			}
 			if shape.name == "string" {
 				if env == nil || env.Code != CodeResultTooLarge || env.Remedy == nil {
@@ -56,13 +89,55 @@ func TestBudgetWorkDependsOnTheLimitNotTheSize(t *testing.T) {
 			if env != nil {
 				t.Fatalf("%s, %d bytes: %s", shape.name, size, env.JSON())
 			}
-			checkCut(t, out, limit)
+			if shape.name == "padded" {
+				// One tokenizer call on its long runs takes seconds:
+				// count as the budget does (checked against the
+				// tokenizer by TestChunkedCountMatchesTheTokenizer).
+				c := &tokenCounter{ctx: context.Background(), count: countO200K}
+				if n, over, _ := c.upTo(out, limit); !json.Valid(out) || over {
+					t.Fatalf("padded: the cut result is not valid JSON or has %d tokens", n)
+				}
+			} else {
+				checkCut(t, out, limit)
+			}
 			if cut == nil || cut.kept == 0 || cut.kept >= cut.total {
 				t.Fatalf("%s: cut report %+v", shape.name, cut)
 			}
 		}
 		if examined[1] > examined[0]+countChunkBytes {
 			t.Errorf("%s: tokenized %d bytes of a 256 KiB result but %d of a 4 MiB one; the work should not grow with the result", shape.name, examined[0], examined[1])
+		}
+	}
+}
+
+// TestChunkedCountMatchesTheTokenizer: counting in chunks gives the
+// tokenizer's count of the whole for JSON and prose, and at most a token
+// more per chunk for runs it had to cut.
+func TestChunkedCountMatchesTheTokenizer(t *testing.T) {
+	c := &tokenCounter{ctx: context.Background(), count: countO200K}
+	texts := map[string]string{
+		// The tokenizer takes seconds on one call over longer runs.
+		"spaces": strings.Repeat(" ", 3000) + "x",
+		"cjk":    strings.Repeat("漢字仮名交じり文", 150),
+		"word":   strings.Repeat("abcdefgh", 400),
+		"pretty": strings.ReplaceAll(string(arrayResult(64<<10)), ",", ",\n    "),
+		"mixed":  strings.Repeat("ab c\n\t{}\"':,.é漢0123 456789  Ünïcödé, it's \\u00e9 \r\n", 800),
+	}
+	for _, shape := range resultShapes {
+		texts[shape.name] = string(shape.gen(64 << 10))
+	}
+	for name, text := range texts {
+		want, err := countO200K(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks := 0
+		for off := 0; off < len(text); off = chunkEnd([]byte(text), off) {
+			chunks++
+		}
+		got, over, err := c.upTo([]byte(text), 1<<30)
+		if err != nil || over || got < want || got > want+chunks {
+			t.Errorf("%s: chunked count %d (over %v, err %v); the tokenizer counts %d in one call; %d chunks", name, got, over, err, want, chunks)
 		}
 	}
 }
