@@ -50,6 +50,9 @@ const (
 	// that would have fit, and bounds the bytes ever handed to the
 	// tokenizer for a limit.
 	maxBytesPerToken = 16
+	// likelyFitBytesPerToken: a result of at most this many bytes a token
+	// of the limit is counted whole before looking for a list to cut.
+	likelyFitBytesPerToken = 4
 )
 
 // budget keeps a result within MaxResultTokens (o200k_base).
@@ -65,10 +68,11 @@ const (
 //
 // The work is bounded by the limit, not by the result: tokens are counted
 // on at most about limit tokens' worth of any text (in chunks of at most
-// countChunkBytes, stopping when over; see upTo), lists are walked as byte
-// spans and the result is never decoded or copied whole. budget gives up with the
-// call's timeout or cancellation when ctx ends, and never answers ok after
-// that.
+// countChunkBytes, stopping when over; a text averaging more than
+// maxBytesPerToken bytes a token counts as over; see upTo), lists are
+// walked as byte spans, and the result is never decoded or copied whole.
+// budget gives up with the call's timeout or cancellation when ctx ends,
+// and never answers ok after that.
 func (s *Server) budget(ctx context.Context, op *operations.Operation, raw json.RawMessage) (json.RawMessage, *cutReport, *Envelope) {
 	limit := s.opts.MaxResultTokens
 	out, cut, err := fitResult(&tokenCounter{ctx: ctx, count: s.countTokens}, raw, limit)
@@ -97,14 +101,24 @@ func fitResult(c *tokenCounter, raw []byte, limit int) (json.RawMessage, *cutRep
 	if len(raw) <= limit {
 		return raw, nil, nil
 	}
-	f, ok := findCut(raw)
-	if !ok {
+	// A result of up to about four bytes a token (JSON's average) likely
+	// fits: count it first, as it is.
+	counted := len(raw) <= likelyFitBytesPerToken*limit
+	if counted {
 		if _, over, err := c.upTo(raw, limit); err != nil || !over {
 			return raw, nil, err
 		}
+	}
+	f, ok := findCut(raw)
+	if !ok {
+		if !counted {
+			if _, over, err := c.upTo(raw, limit); err != nil || !over {
+				return raw, nil, err
+			}
+		}
 		return nil, nil, &tooLargeError{"it holds no list that can be cut (the result itself, or an array field up to " + fmt.Sprint(maxCutDepth) + " objects deep)"}
 	}
-	// Whether the whole result fits is learnt while taking items: the
+	// Whether a larger result fits is learnt while taking its items: the
 	// tokens before the list are not counted twice.
 	return cutToFit(c, raw, f, limit)
 }
