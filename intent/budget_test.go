@@ -397,3 +397,29 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// TestNestedListCutThroughAsk: an answer whose list sits several objects
+// down (refused before) comes back cut, marked truncated, with a warning
+// that names the list and the counts, no cursor that would skip the cut
+// items, and a next step.
+func TestNestedListCutThroughAsk(t *testing.T) {
+	raw := deepResult(256 << 10)
+	r := operations.NewRegistry()
+	r.MustRegister(operations.Operation{ID: "repo.issues", Summary: "List a repository's issues", Kind: operations.KindRead,
+		Handler: func(context.Context, json.RawMessage) (json.RawMessage, error) { return raw, nil }})
+	s, err := New(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := call(t, s, ToolAsk, `{"action":"repo.issues"}`)
+	if !env.OK || env.Meta == nil || !env.Meta.Truncated || len(env.NextSteps) == 0 || env.NextSteps[0].Action != "repo.issues" {
+		t.Fatalf("want a truncated result with a next step: %.500s", env.JSON())
+	}
+	if len(env.Warnings) != 1 || !strings.Contains(env.Warnings[0], `items of "data.repository.issues.nodes"`) || !strings.Contains(env.Warnings[0], "cursor was dropped") {
+		t.Fatalf("the warning should name the list cut and the dropped cursor: %q", env.Warnings)
+	}
+	issues := data(t, env)["data"].(map[string]any)["repository"].(map[string]any)["issues"].(map[string]any)
+	if _, stale := issues["next"]; stale || len(issues["nodes"].([]any)) == 0 || issues["pageInfo"] == nil {
+		t.Fatalf("the list's object should keep its fields but the cursor: %v", issues)
+	}
+}
