@@ -54,8 +54,8 @@ func paddedResult(size int) []byte {
 }
 
 // TestBudgetWorkDependsOnTheLimitNotTheSize: cutting a result tokenizes a
-// bounded prefix of it. The text counted for a 4 MiB answer is the same as
-// for a 256 KiB one, and a small multiple of what the limit allows, for
+// bounded prefix of it. The text counted for a 2 MiB answer is the same as
+// for a 128 KiB one, and a small multiple of what the limit allows, for
 // every shape (the old budget tokenized the whole result, then every
 // item).
 func TestBudgetWorkDependsOnTheLimitNotTheSize(t *testing.T) {
@@ -68,7 +68,7 @@ func TestBudgetWorkDependsOnTheLimitNotTheSize(t *testing.T) {
 	}{"padded", paddedResult})
 	for _, shape := range shapes {
 		var examined []int
-		for _, size := range []int{256 << 10, 4 << 20} {
+		for _, size := range []int{128 << 10, 2 << 20} {
 			raw := shape.gen(size)
 			use := countingTokens(t, s)
 			out, cut, env := s.budget(context.Background(), op, raw)
@@ -105,7 +105,7 @@ func TestBudgetWorkDependsOnTheLimitNotTheSize(t *testing.T) {
 			}
 		}
 		if examined[1] > examined[0]+countChunkBytes {
-			t.Errorf("%s: tokenized %d bytes of a 256 KiB result but %d of a 4 MiB one; the work should not grow with the result", shape.name, examined[0], examined[1])
+			t.Errorf("%s: tokenized %d bytes of a 128 KiB result but %d of a 2 MiB one; the work should not grow with the result", shape.name, examined[0], examined[1])
 		}
 	}
 }
@@ -120,11 +120,11 @@ func TestChunkedCountMatchesTheTokenizer(t *testing.T) {
 		"spaces": strings.Repeat(" ", 3000) + "x",
 		"cjk":    strings.Repeat("漢字仮名交じり文", 150),
 		"word":   strings.Repeat("abcdefgh", 400),
-		"pretty": strings.ReplaceAll(string(arrayResult(64<<10)), ",", ",\n    "),
+		"pretty": strings.ReplaceAll(string(arrayResult(16<<10)), ",", ",\n    "),
 		"mixed":  strings.Repeat("ab c\n\t{}\"':,.é漢0123 456789  Ünïcödé, it's \\u00e9 \r\n", 800),
 	}
 	for _, shape := range resultShapes {
-		texts[shape.name] = string(shape.gen(64 << 10))
+		texts[shape.name] = string(shape.gen(16 << 10))
 	}
 	for name, text := range texts {
 		want, err := countO200K(text)
@@ -154,11 +154,11 @@ func checkCut(t *testing.T, out []byte, limit int) {
 }
 
 // TestCuttingAllocatesTheSameWhateverTheSize: through the public path,
-// cutting an 8 MiB answer allocates about what cutting a 512 KiB one does:
+// cutting a 4 MiB answer allocates about what cutting a 256 KiB one does:
 // the work depends on the limit, not on the answer (the old budget
 // allocated about 70 times the answer's size).
 func TestCuttingAllocatesTheSameWhateverTheSize(t *testing.T) {
-	small, large := arrayResult(512<<10), arrayResult(8<<20)
+	small, large := arrayResult(256<<10), arrayResult(4<<20)
 	var raw []byte
 	r := operations.NewRegistry()
 	r.MustRegister(operations.Operation{ID: "big.list", Summary: "List everything", Kind: operations.KindRead,
@@ -180,7 +180,7 @@ func TestCuttingAllocatesTheSameWhateverTheSize(t *testing.T) {
 	}
 	allocated(small) // loads the tokenizer
 	a, b := allocated(small), allocated(large)
-	// The 7.5 MiB more of the large answer may cost a byte of allocation
+	// The 3.75 MiB more of the large answer may cost a byte of allocation
 	// per 16 bytes (there is none today); the old budget cost 70 per byte.
 	if grown := int64(b) - int64(a); grown > int64(len(large)-len(small))/16 {
 		t.Fatalf("cutting %d bytes allocated %d; cutting %d allocated %d: the cost grows with the answer", len(small), a, len(large), b)
