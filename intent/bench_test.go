@@ -2,8 +2,10 @@ package intent
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
+	"github.com/intentsrv/intentsrv/operations"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -63,6 +65,41 @@ func BenchmarkAskMCP(b *testing.B) {
 		res, err := c.CallTool(ctx, req)
 		if err != nil || res.IsError {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBudget cuts large answers of three shapes (an array of objects;
+// a list four objects deep; one huge string, which is refused) to the
+// default 8,000-token budget, with the budget before issue #10 item 5
+// (impl=old, budget_old_test.go) and now (impl=new), side by side:
+//
+//	go test ./intent -run '^$' -bench 'Budget$' -count 5 | benchstat -col /impl -
+func BenchmarkBudget(b *testing.B) {
+	s, _ := newTestServer(b, Options{})
+	op := &operations.Operation{ID: "big.list"}
+	ctx := context.Background()
+	for _, shape := range resultShapes {
+		// 0.02 MB (21 KB) fits the budget: the common case, counted once.
+		for _, mb := range []float64{0.02, 1, 2, 4, 7.5, 8} {
+			raw := shape.gen(int(mb * (1 << 20)))
+			for _, impl := range []string{"old", "new"} {
+				b.Run(fmt.Sprintf("shape=%s/size=%gMB/impl=%s", shape.name, mb, impl), func(b *testing.B) {
+					b.SetBytes(int64(len(raw)))
+					b.ReportAllocs()
+					for b.Loop() {
+						var env *Envelope
+						if impl == "old" {
+							_, _, env = s.oldBudget(op, raw)
+						} else {
+							_, _, env = s.budget(ctx, op, raw)
+						}
+						if env != nil && env.Code != CodeResultTooLarge {
+							b.Fatal(string(env.JSON()))
+						}
+					}
+				})
+			}
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package intent
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/tokens"
@@ -12,169 +14,437 @@ import (
 // cutReport says how a result was cut to fit the budget.
 type cutReport struct {
 	kept, total   int
-	droppedCursor bool // the result had a cursor field, which was removed
+	path          string // dotted field path of the list that was cut; empty when the result itself is the list
+	droppedCursor bool   // the result had a cursor field, which was removed
 }
 
 // cursorKeys are result fields that point past the items a page returned.
 // When a result is cut, they would skip the items that were dropped, so
 // they are removed.
-var cursorKeys = map[string]bool{"next_cursor": true, "nextCursor": true, "next_page_token": true, "nextPageToken": true, "next": true}
+var cursorKeys = []string{"next_cursor", "nextCursor", "next_page_token", "nextPageToken", "next"}
 
-// budget keeps a result within MaxResultTokens (o200k_base). A result that
-// fits is returned unchanged. Otherwise the largest array in it (the result
-// itself, or its largest array-valued top-level field) is cut at an item
-// boundary to the most items that fit, keeping the bytes of everything else
-// as they were (key order included) and dropping cursors that would skip
-// the dropped items. A result with no array to cut, or that does not fit
-// even with no items, is refused with result_too_large.
-func (s *Server) budget(op *operations.Operation, raw json.RawMessage) (json.RawMessage, *cutReport, *Envelope) {
+func isCursor(b []byte, m member) bool {
+	for _, k := range cursorKeys {
+		if m.keyIs(b, k) {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	// countChunkBytes is the most text handed to the tokenizer at once when
+	// a text may be larger than the budget: counting stops at the first
+	// chunk that takes the running total over the limit, so the work done
+	// on a result depends on the limit, not on the result's size.
+	countChunkBytes = 2048
+	// maxCutDepth bounds how deep the budget looks for the list to cut
+	// (through the largest object-valued field at each level).
+	maxCutDepth = 8
+	// maxRunBytes caps a chunk's run of text with no natural split (see
+	// chunkEnd).
+	maxRunBytes = 256
+	// maxBytesPerToken: a text averaging more bytes a token than this is
+	// padding, not content (JSON averages about four). Counting stops
+	// there and calls the text over: it costs the cut at most a few items
+	// that would have fit, and bounds the bytes ever handed to the
+	// tokenizer for a limit.
+	maxBytesPerToken = 16
+	// likelyFitBytesPerToken: a result of at most this many bytes a token
+	// of the limit is counted whole before looking for a list to cut.
+	likelyFitBytesPerToken = 4
+)
+
+// budget keeps a result within MaxResultTokens (o200k_base).
+//
+// A result that fits is returned unchanged. Otherwise the list to cut is
+// the result itself when it is an array, else the largest array-valued
+// field of the object, else (up to maxCutDepth levels down) the same search
+// in its largest object-valued field. The list is cut at an item boundary
+// to the most items that fit; every other byte is kept as it was (key
+// order included), minus cursor fields on the way down to the list, which
+// would skip the dropped items. A result with no such list, or that does
+// not fit even with no items, is refused with result_too_large.
+//
+// The work is bounded by the limit, not by the result: tokens are counted
+// on at most about limit tokens' worth of any text (in chunks of at most
+// countChunkBytes, stopping when over; a text averaging more than
+// maxBytesPerToken bytes a token counts as over; see upTo), lists are
+// walked as byte spans, and the result is never decoded or copied whole.
+// budget gives up with the call's timeout or cancellation when ctx ends,
+// and never answers ok after that.
+func (s *Server) budget(ctx context.Context, op *operations.Operation, raw json.RawMessage) (json.RawMessage, *cutReport, *Envelope) {
 	limit := s.opts.MaxResultTokens
+	out, cut, err := fitResult(&tokenCounter{ctx: ctx, count: s.countTokens}, raw, limit)
+	if err == nil {
+		err = ctx.Err()
+	}
+	var tl *tooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, nil, failure(CodeResultTooLarge,
+			fmt.Sprintf("%s returned %d bytes, more than the limit of %d tokens, and %s", op.ID, len(raw), limit, tl.why),
+			map[string]any{"bytes": len(raw), "limit": limit},
+			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: s.pagingHint(op) + " to ask for less"})
+	case err != nil:
+		return nil, nil, s.budgetFailure(op, err)
+	}
+	return out, cut, nil
+}
+
+// fitResult returns raw when it fits in limit tokens, else raw cut to fit
+// with a report of the cut, else a *tooLargeError; or the counter's
+// context or tokenizer error.
+func fitResult(c *tokenCounter, raw []byte, limit int) (json.RawMessage, *cutReport, error) {
 	// Every token is at least one byte, so a result no longer than the limit
 	// in bytes fits without counting.
 	if len(raw) <= limit {
 		return raw, nil, nil
 	}
-	n, err := tokens.Count(tokens.O200K, string(raw))
+	// A result of up to about four bytes a token (JSON's average) likely
+	// fits: count it first, as it is.
+	counted := len(raw) <= likelyFitBytesPerToken*limit
+	if counted {
+		if _, over, err := c.upTo(raw, limit); err != nil || !over {
+			return raw, nil, err
+		}
+	}
+	f, ok := findCut(raw)
+	if !ok {
+		if !counted {
+			if _, over, err := c.upTo(raw, limit); err != nil || !over {
+				return raw, nil, err
+			}
+		}
+		return nil, nil, &tooLargeError{"it holds no list that can be cut (the result itself, or an array field up to " + fmt.Sprint(maxCutDepth) + " objects deep)"}
+	}
+	// Whether a larger result fits is learnt while taking its items: the
+	// tokens before the list are not counted twice.
+	return cutToFit(c, raw, f, limit)
+}
+
+// budgetFailure maps an error met while budgeting onto the envelope: the
+// call's deadline or cancellation as for the handler, anything else as an
+// internal error.
+func (s *Server) budgetFailure(op *operations.Operation, err error) *Envelope {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return s.operationFailure(op, errTimeout)
+	case errors.Is(err, context.Canceled):
+		return s.operationFailure(op, err)
+	}
+	return failure(CodeInternalError, "could not count result tokens: "+err.Error(), nil, nil)
+}
+
+// tooLargeError says why a result over the budget cannot be cut to fit.
+type tooLargeError struct{ why string }
+
+func (e *tooLargeError) Error() string { return "result too large: " + e.why }
+
+// cutToFit cuts raw at an item boundary of the list f found in it (see
+// budget), or returns raw as it is when it fits whole.
+func cutToFit(c *tokenCounter, raw []byte, f *cutFrame, limit int) (json.RawMessage, *cutReport, error) {
+	frameTokens, over, err := c.upTo(f.build(raw, nil), limit)
 	if err != nil {
-		return nil, nil, failure(CodeInternalError, "could not count result tokens: "+err.Error(), nil, nil)
+		return nil, nil, err
 	}
-	if n <= limit {
-		return raw, nil, nil
+	if over {
+		// The frame is most of the result; check the result itself (up
+		// to the limit) before refusing it.
+		if _, over, err := c.upTo(raw, limit); err != nil || !over {
+			return raw, nil, err
+		}
+		return nil, nil, &tooLargeError{"it does not fit even with its list emptied"}
 	}
-	tooLarge := func() (json.RawMessage, *cutReport, *Envelope) {
-		return nil, nil, failure(CodeResultTooLarge, fmt.Sprintf("%s returned about %d tokens; the limit is %d", op.ID, n, limit),
-			map[string]any{"tokens": n, "limit": limit},
-			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: s.pagingHint(op) + " to ask for less"})
-	}
-	sp, ok := splitResult(raw)
-	if !ok || len(sp.items) == 0 {
-		return tooLarge()
-	}
-	// Count every item once; the result with k items costs about the frame
-	// plus the first k item counts. Pick k from the prefix sums, then check
-	// the real count and step down while it is over (rarely more than once).
-	frame, err := tokens.Count(tokens.O200K, string(sp.build(0)))
-	if err != nil {
-		return tooLarge()
-	}
-	k, sum := 0, frame
-	for _, it := range sp.items {
-		c, _ := tokens.Count(tokens.O200K, string(it))
-		if sum+c+1 > limit {
+	// Take items while their estimated counts fit; each costs its tokens
+	// plus about one for the comma.
+	items := newArrayItems(raw, f.arr)
+	var kept []span
+	var cost []int
+	room := limit - frameTokens
+	total := 0
+	for {
+		it, ok := items.next()
+		if !ok {
 			break
 		}
-		sum += c + 1
-		k++
-	}
-	for ; k >= 0; k-- {
-		out := sp.build(k)
-		if len(out) <= limit {
-			return out, &cutReport{kept: k, total: len(sp.items), droppedCursor: sp.droppedCursor}, nil
-		}
-		if c, err := tokens.Count(tokens.O200K, string(out)); err == nil && c <= limit {
-			return out, &cutReport{kept: k, total: len(sp.items), droppedCursor: sp.droppedCursor}, nil
-		}
-	}
-	return tooLarge()
-}
-
-// split is a result taken apart around the array to cut.
-type split struct {
-	before, after []byte            // bytes around the array
-	items         []json.RawMessage // the array's items
-	droppedCursor bool              // a cursor field was left out
-}
-
-func (sp split) build(k int) json.RawMessage {
-	var b bytes.Buffer
-	b.Write(sp.before)
-	b.WriteByte('[')
-	for i, it := range sp.items[:k] {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(it)
-	}
-	b.WriteByte(']')
-	b.Write(sp.after)
-	return b.Bytes()
-}
-
-// splitResult finds the array to cut: the result itself when it is an
-// array, else its largest array-valued top-level field. Cursor fields are
-// left out of the rebuilt object.
-func splitResult(raw json.RawMessage) (split, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return split{}, false
-	}
-	if raw[0] == '[' {
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return split{}, false
-		}
-		return split{items: items}, true
-	}
-	if raw[0] != '{' {
-		return split{}, false
-	}
-	type field struct {
-		key   string
-		value json.RawMessage
-	}
-	var fields []field
-	d := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := d.Token(); err != nil { // {
-		return split{}, false
-	}
-	for d.More() {
-		t, err := d.Token()
+		total++
+		n, over, err := c.upTo(raw[it.start:it.end], room-1)
 		if err != nil {
-			return split{}, false
+			return nil, nil, err
 		}
-		key, _ := t.(string)
-		var v json.RawMessage
-		if err := d.Decode(&v); err != nil {
-			return split{}, false
+		if over {
+			break
 		}
-		fields = append(fields, field{key, v})
+		kept = append(kept, it)
+		cost = append(cost, n+1)
+		room -= n + 1
 	}
-	best := -1
-	for i, f := range fields {
-		if len(f.value) > 0 && f.value[0] == '[' && (best < 0 || len(f.value) > len(fields[best].value)) {
-			best = i
+	// The rest of the list is only counted, as spans.
+	for i := 0; ; i++ {
+		if i%4096 == 4095 {
+			if err := c.ctx.Err(); err != nil {
+				return nil, nil, err
+			}
 		}
+		if _, ok := items.next(); !ok {
+			break
+		}
+		total++
 	}
-	if best < 0 {
-		return split{}, false
+	if items.bad {
+		return nil, nil, &tooLargeError{"its list is malformed"}
 	}
-	var items []json.RawMessage
-	if json.Unmarshal(fields[best].value, &items) != nil {
-		return split{}, false
-	}
-	var before, after bytes.Buffer
-	dropped := false
-	cur := &before
-	cur.WriteByte('{')
-	first := true
-	for i, f := range fields {
-		if cursorKeys[f.key] {
-			dropped = true
+	// The sum of item counts is an estimate: check the real count of the
+	// cut result and drop items from the end by the estimated excess. After
+	// a few rounds, halve, so the checks cost at most about twice the cut
+	// result. When every item was taken, the result itself is checked, and
+	// returned as it is if it fits.
+	k := len(kept)
+	for round := 0; ; round++ {
+		if round == 0 && k == total {
+			// Every item was taken. The result as it came may hold more
+			// than its items (spacing between them): it is counted in
+			// chunks, up to the limit, and returned as it is if it fits.
+			if _, over, err := c.upTo(raw, limit); err != nil || !over {
+				return raw, nil, err
+			}
+		}
+		out := f.build(raw, kept[:k])
+		n, over, err := c.upTo(out, limit)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !over {
+			return out, &cutReport{kept: k, total: total, path: strings.Join(f.path, "."), droppedCursor: f.droppedCursor}, nil
+		}
+		if k == 0 {
+			return nil, nil, &tooLargeError{"it does not fit even with its list emptied"}
+		}
+		if round >= 4 {
+			k /= 2
 			continue
+		}
+		for excess := n - limit; excess > 0 && k > 0; {
+			k--
+			excess -= cost[k]
+		}
+	}
+}
+
+// cutFrame is a result taken apart around the list to cut: the bytes
+// before and after the list, with cursor fields left out.
+type cutFrame struct {
+	before, after []byte
+	arr           span     // the list in the original result
+	path          []string // field names from the root down to the list
+	droppedCursor bool
+}
+
+// build returns the result with only items in its list.
+func (f *cutFrame) build(raw []byte, items []span) []byte {
+	n := len(f.before) + len(f.after) + 2 + len(items)
+	for _, it := range items {
+		n += it.len()
+	}
+	out := make([]byte, 0, n)
+	out = append(out, f.before...)
+	out = append(out, '[')
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, raw[it.start:it.end]...)
+	}
+	out = append(out, ']')
+	return append(out, f.after...)
+}
+
+// findCut finds the list to cut in raw (see budget) and the frame around it.
+func findCut(raw []byte) (*cutFrame, bool) {
+	i := skipSpace(raw, 0)
+	end := skipValue(raw, i)
+	if end < 0 {
+		return nil, false
+	}
+	f := &cutFrame{}
+	if !f.descend(raw, span{i, end}, 0) {
+		return nil, false
+	}
+	return f, true
+}
+
+// descend adds v's part of the frame: nothing when v is the list, else v's
+// members but the one that leads to the list (and cursors), before and
+// after it.
+func (f *cutFrame) descend(b []byte, v span, depth int) bool {
+	switch b[v.start] {
+	case '[':
+		f.arr = v
+		return true
+	case '{':
+	default:
+		return false
+	}
+	if depth >= maxCutDepth {
+		return false
+	}
+	var best member
+	found, bestIsArray := false, false
+	ok := eachMember(b, v, func(m member) bool {
+		c := b[m.val.start]
+		if (c != '[' && c != '{') || isCursor(b, m) {
+			return true
+		}
+		isArray := c == '['
+		if !found || isArray && !bestIsArray || isArray == bestIsArray && m.val.len() > best.val.len() {
+			best, found, bestIsArray = m, true, isArray
+		}
+		return true
+	})
+	if !ok || !found {
+		return false
+	}
+	f.before = append(f.before, '{')
+	first, inAfter := true, false
+	eachMember(b, v, func(m member) bool {
+		if isCursor(b, m) {
+			f.droppedCursor = true
+			return true
+		}
+		if m.key.start == best.key.start {
+			if !first {
+				f.before = append(f.before, ',')
+			}
+			first = false
+			f.before = append(f.before, b[m.key.start:m.key.end]...)
+			f.before = append(f.before, ':')
+			f.path = append(f.path, string(b[m.key.start+1:m.key.end-1]))
+			if !f.descend(b, m.val, depth+1) {
+				ok = false
+				return false
+			}
+			inAfter = true
+			return true
+		}
+		dst := &f.before
+		if inAfter {
+			dst = &f.after
 		}
 		if !first {
-			cur.WriteByte(',')
+			*dst = append(*dst, ',')
 		}
 		first = false
-		k, _ := json.Marshal(f.key)
-		cur.Write(k)
-		cur.WriteByte(':')
-		if i == best {
-			cur = &after
+		*dst = append(*dst, b[m.key.start:m.val.end]...)
+		return true
+	})
+	f.after = append(f.after, '}')
+	return ok
+}
+
+// tokenCounter counts o200k tokens of parts of a result, within a call's
+// context.
+type tokenCounter struct {
+	ctx   context.Context
+	count func(text string) (int, error)
+}
+
+// upTo counts the tokens of text, stopping once they are more than max.
+// It returns the count, or at least max+1 when it stopped, and whether
+// that is over max.
+//
+// The text goes to the tokenizer in chunks (see chunkEnd). A chunk that
+// ends where the pre-tokenizer splits anyway adds exactly what it would
+// have in the whole, so the count of JSON and prose is exact; a chunk cut
+// inside a long run of one kind of character (padding, a word of hundreds
+// of letters, unspaced CJK) counts a token or so more than the whole
+// would, which can only make a cut a little shorter. Reporting over, it
+// has handed the tokenizer at most about max+1 tokens of text, and never
+// more than maxBytesPerToken bytes for each.
+func (c *tokenCounter) upTo(text []byte, max int) (int, bool, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, false, err
+	}
+	if max < 0 {
+		return 0, true, nil
+	}
+	total := 0
+	for off := 0; off < len(text); {
+		end := chunkEnd(text, off)
+		n, err := c.count(string(text[off:end]))
+		if err != nil {
+			return 0, false, err
+		}
+		total += n
+		if total > max {
+			return total, true, nil
+		}
+		if end > maxBytesPerToken*(max+1) {
+			return max + 1, true, nil
+		}
+		if err := c.ctx.Err(); err != nil {
+			return 0, false, err
+		}
+		off = end
+	}
+	return total, false, nil
+}
+
+// chunkEnd returns where the chunk of text starting at off ends: at the
+// last place within countChunkBytes where the o200k pre-tokenizer splits
+// anyway (between a letter or digit and following punctuation, or a single
+// space before a word), so the sum of chunk counts is close to the whole's.
+// A run of maxRunBytes with no such place (spaces, one long word) ends the
+// chunk at a character boundary: the tokenizer's work on one piece grows
+// with the square of its length.
+func chunkEnd(text []byte, off int) int {
+	limit := min(len(text), off+countChunkBytes)
+	last, run := -1, off
+	for p := off + 1; p < limit; p++ {
+		if splitsBefore(text, p) {
+			last, run = p, p
 			continue
 		}
-		cur.Write(f.value)
+		if p-run >= maxRunBytes {
+			return charBoundary(text, off, p)
+		}
 	}
-	cur.WriteByte('}')
-	return split{before: before.Bytes(), after: after.Bytes(), items: items, droppedCursor: dropped}, true
+	if limit == len(text) {
+		return limit
+	}
+	if last > off {
+		return last
+	}
+	return charBoundary(text, off, limit)
 }
+
+// splitsBefore reports whether the o200k pre-tokenizer starts a new piece
+// at text[p] whatever follows: after a letter or digit, at punctuation
+// (but an apostrophe, which may start a contraction) or at a single space
+// before a letter or digit.
+func splitsBefore(text []byte, p int) bool {
+	if !isASCIIAlnum(text[p-1]) {
+		return false
+	}
+	c := text[p]
+	if c == ' ' {
+		return p+1 < len(text) && isASCIIAlnum(text[p+1])
+	}
+	return c < 0x80 && c > ' ' && c != '\'' && !isASCIIAlnum(c)
+}
+
+// charBoundary moves p back, not below off+1, to the start of a UTF-8
+// character.
+func charBoundary(text []byte, off, p int) int {
+	for p > off+1 && text[p]&0xC0 == 0x80 {
+		p--
+	}
+	return p
+}
+
+func isASCIIAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// countO200K is the token count budgets are enforced in.
+func countO200K(text string) (int, error) { return tokens.Count(tokens.O200K, text) }

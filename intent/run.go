@@ -261,11 +261,14 @@ func (p *panicError) Error() string { return fmt.Sprintf("operation panicked: %v
 var errTimeout = errors.New("operation timed out")
 
 // execute validates args, runs op under guard, checks and budgets its
-// result.
+// result, all within the call's timeout: a result still being cut when the
+// time is up is a timeout, not a late success.
 func (s *Server) execute(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
 	if err := s.reg.Validate(op.ID, args); err != nil {
 		return s.invalidParams(op, err)
 	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
 	v, err := s.guard(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
 	if err != nil {
 		return s.operationFailure(op, err)
@@ -280,7 +283,7 @@ func (s *Server) execute(ctx context.Context, op *operations.Operation, args jso
 		return failure(CodeInternalError, op.ID+" returned a result that is not JSON", nil,
 			&Remedy{Tool: ToolDescribe, Fix: "the operation is broken; try another one or report it"})
 	}
-	data, cut, env := s.budget(op, raw)
+	data, cut, env := s.budget(ctx, op, raw)
 	if env != nil {
 		return env
 	}
@@ -292,7 +295,11 @@ func (s *Server) execute(ctx context.Context, op *operations.Operation, args jso
 	switch {
 	case cut != nil:
 		out.meta().Truncated = true
-		warning := fmt.Sprintf("result cut from %d to %d items to fit %d tokens", cut.total, cut.kept, s.opts.MaxResultTokens)
+		of := ""
+		if cut.path != "" {
+			of = fmt.Sprintf(" of %q", cut.path)
+		}
+		warning := fmt.Sprintf("result cut from %d to %d items%s to fit %d tokens", cut.total, cut.kept, of, s.opts.MaxResultTokens)
 		if cut.droppedCursor {
 			warning += "; its cursor was dropped because it would skip the cut items"
 		}

@@ -112,6 +112,10 @@ type Server struct {
 	log    *slog.Logger
 	infos  sync.Map // *operations.Operation -> *opInfo, derived once per operation
 
+	// countTokens counts a text's o200k tokens for the result budget;
+	// tests wrap it to measure how much text the budget tokenizes.
+	countTokens func(text string) (int, error)
+
 	// namespaces are the visible namespaces, and nsPrefixes each of them
 	// and every dotted prefix of one, computed once at New: find with a
 	// namespace filter must not scan the catalog.
@@ -154,7 +158,7 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 	if err := checkToolPrefix(opts.ToolPrefix); err != nil {
 		return nil, err
 	}
-	s := &Server{reg: reg, opts: opts, log: opts.Logger}
+	s := &Server{reg: reg, opts: opts, log: opts.Logger, countTokens: countO200K}
 	if opts.Writes != WritesDeny && len(opts.PlanKey) == 0 {
 		s.log.Warn("writes are enabled and plan_refs are signed with a random key: previews die with this process and replicas refuse each other's; set INTENTSRV_PLAN_KEY (at least 32 bytes) to keep them",
 			"writes", opts.Writes)

@@ -251,6 +251,17 @@ func (x *executor) redact(s string) string {
 	return s
 }
 
+// redactJSON is redact for a JSON body. A body that holds no secret, the
+// usual case, is returned as it is, without a copy.
+func (x *executor) redactJSON(b []byte) json.RawMessage {
+	for _, sec := range x.secrets {
+		if bytes.Contains(b, []byte(sec)) {
+			return json.RawMessage(x.redact(string(b)))
+		}
+	}
+	return b
+}
+
 func (x *executor) redactURL(u *url.URL, secretQ map[string]bool) string {
 	cp := *u
 	if len(secretQ) > 0 {
@@ -706,7 +717,7 @@ func (x *executor) send(ctx context.Context, op *Op, r *request) (json.RawMessag
 		return nil, x.transportError(ctx, r, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, x.opts.MaxResponseBytes+1))
+	data, err := readBody(resp.Body, resp.ContentLength, x.opts.MaxResponseBytes)
 	if err != nil {
 		return nil, x.transportError(ctx, r, err)
 	}
@@ -725,6 +736,64 @@ func (x *executor) send(ctx context.Context, op *Op, r *request) (json.RawMessag
 		return nil, x.statusError(op, resp, data)
 	}
 	return x.result(resp, data), nil
+}
+
+// readBody reads at most max+1 bytes of body (one more than allowed, so a
+// larger body shows). A body whose length is announced is read into one
+// buffer of that size; any other into blocks joined once at the end. Either
+// way a large answer costs its size once or twice, not the five times a
+// buffer grown by append costs.
+func readBody(body io.Reader, announced, max int64) ([]byte, error) {
+	r := io.LimitReader(body, max+1)
+	if announced >= 0 && announced <= max {
+		// One byte more than announced, to see the end without growing.
+		buf := make([]byte, announced+1)
+		n, err := io.ReadFull(r, buf)
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return buf[:n], nil
+		case err != nil:
+			return buf[:n], err
+		}
+		// The body is longer than announced: read on.
+		rest, err := readBlocks(r)
+		return append(buf, rest...), err
+	}
+	return readBlocks(r)
+}
+
+// readBlocks reads r to its end into blocks of growing size, then joins
+// them into one slice of the exact length.
+func readBlocks(r io.Reader) ([]byte, error) {
+	var blocks [][]byte
+	total, size := 0, 8<<10
+	for {
+		block := make([]byte, size)
+		n, err := io.ReadFull(r, block)
+		if n > 0 {
+			blocks = append(blocks, block[:n])
+			total += n
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return join(blocks, total), err
+		}
+		size = min(2*size, 1<<20)
+	}
+	return join(blocks, total), nil
+}
+
+func join(blocks [][]byte, total int) []byte {
+	if len(blocks) == 1 {
+		return blocks[0]
+	}
+	out := make([]byte, 0, total)
+	for _, b := range blocks {
+		out = append(out, b...)
+	}
+	return out
 }
 
 func (x *executor) transportError(ctx context.Context, r *request, err error) error {
@@ -818,7 +887,7 @@ func (x *executor) result(resp *http.Response, data []byte) json.RawMessage {
 		return marshal(map[string]any{"status": resp.StatusCode})
 	}
 	if (isJSON(ct) || ct == "") && json.Valid(trimmed) {
-		return json.RawMessage(x.redact(string(trimmed)))
+		return x.redactJSON(trimmed)
 	}
 	out := map[string]any{"status": resp.StatusCode, "content_type": ct}
 	if utf8.Valid(data) {
