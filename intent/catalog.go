@@ -520,7 +520,7 @@ func (s *Server) namespacePage(f filters) *Envelope {
 		return s.unknownNamespace(f.Namespace)
 	}
 	var lines []opLine
-	for _, op := range s.reg.All() {
+	for _, op := range s.builtins.orAll(f.Namespace, s.reg) {
 		if (op.Namespace == f.Namespace || strings.HasPrefix(op.Namespace, f.Namespace+".")) && s.visible(op) {
 			lines = append(lines, opLine{ID: op.ID, Summary: clip(op.Summary, summaryClip), Kind: string(op.Kind)})
 		}
