@@ -108,7 +108,6 @@ func (m *Manager) Retention() time.Duration { return m.opts.Retention }
 // principal reaches it by id through the Manager.
 type Run struct {
 	m         *Manager
-	id        string
 	principal string
 	operation string
 	started   time.Time
@@ -116,6 +115,7 @@ type Run struct {
 	done      chan struct{} // closed once the run is final
 
 	mu              sync.Mutex
+	id              string // set by Detach: a run answered in time needs none
 	state           State
 	progress        *Progress
 	cancelRequested bool
@@ -137,7 +137,7 @@ type runKey struct{}
 func (m *Manager) Start(parent context.Context, principal, operation string, work Work) *Run {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
 	r := &Run{
-		m: m, id: newID(), principal: principal, operation: operation,
+		m: m, principal: principal, operation: operation,
 		started: m.opts.Now(), cancel: cancel, done: make(chan struct{}),
 		state: StateRunning,
 	}
@@ -223,8 +223,12 @@ func (r *Run) finish(out Outcome, ran bool) {
 	close(r.done)
 }
 
-// ID returns the run id.
-func (r *Run) ID() string { return r.id }
+// ID returns the run id, empty until the run is handed over.
+func (r *Run) ID() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.id
+}
 
 // Wait blocks until the run is final, d has passed or ctx is done, and
 // reports the outcome when the run is final. While it waits, notify (when
@@ -260,6 +264,7 @@ func (r *Run) Detach() (rec Record, out Outcome, finished bool) {
 		return Record{}, r.outcome, true
 	}
 	r.detached = true
+	r.id = newID()
 	r.m.mu.Lock()
 	r.m.live[r.id] = r
 	r.m.mu.Unlock()
