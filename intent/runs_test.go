@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/intentsrv/intentsrv/examples/helpdesk"
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/runs"
 )
@@ -327,6 +328,55 @@ func TestRunsUnderReadOnlyPolicy(t *testing.T) {
 	}
 }
 
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{time.Hour: "1h", 90 * time.Second: "1m30s", 20 * time.Second: "20s",
+		2 * time.Minute: "2m", 250 * time.Millisecond: "250ms", 0: "0s", 26*time.Hour + time.Second: "26h0m1s"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%s) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestRunsStayOutOfTheCatalogsRouting: intents about the catalog never
+// get runs.* candidates (with the built-ins in the catalog's index, each
+// of these did, "run" being near deploy, restart and call), while find
+// still reaches them by id and within their namespace.
+func TestRunsStayOutOfTheCatalogsRouting(t *testing.T) {
+	reg := operations.NewRegistry()
+	if err := helpdesk.New().Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(reg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"deploy the frontend to prod", "restart the production database", "cancel Bluefin's subscription",
+		"what's waiting on the customer", "call Ethan Park on the phone", "what's the status of #17?"} {
+		env := call(t, s, ToolFind, `{"intent":"`+q+`","params":{"limit":25}}`)
+		if strings.Contains(string(env.Data), `"runs.`) {
+			t.Errorf("find %q offers a built-in: %s", q, env.Data)
+		}
+	}
+	top := func(input string) string {
+		t.Helper()
+		cands, _ := data(t, call(t, s, ToolFind, input))["candidates"].([]any)
+		if len(cands) == 0 {
+			return ""
+		}
+		return cands[0].(map[string]any)["id"].(string)
+	}
+	if got := top(`{"intent":"Runs.Await"}`); got != "runs.await" {
+		t.Errorf("find by id = %q", got)
+	}
+	if got := top(`{"intent":"stop it","params":{"namespace":"runs"}}`); got != "runs.cancel" {
+		t.Errorf("find within the runs namespace = %q", got)
+	}
+	env := call(t, s, ToolAsk, `{"action":"runs.awiat","params":{"run_id":"x"}}`)
+	if env.Code != CodeUnknownAction || env.Remedy.Action != "runs.await" {
+		t.Errorf("a misspelt built-in = %s", env.JSON())
+	}
+}
+
 func TestReservedNamespace(t *testing.T) {
 	r := operations.NewRegistry()
 	operations.MustAdd(r, operations.Operation{ID: "runs.export", Summary: "x"}, func(context.Context, empty) (empty, error) { return empty{}, nil })
@@ -391,7 +441,7 @@ func TestRunRetention(t *testing.T) {
 	}
 	c.Add(time.Second)
 	res := askRuns(t, ctx, s, "runs.await", id, "")
-	if res.Code != CodeNotFound || !strings.Contains(res.Error, "kept for 1h0m0s") || res.Remedy.Action != "runs.list" {
+	if res.Code != CodeNotFound || !strings.Contains(res.Error, "kept for 1h") || res.Remedy.Action != "runs.list" {
 		t.Fatalf("await after expiry = %s", res.JSON())
 	}
 }

@@ -191,7 +191,6 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 			visible = append(visible, op)
 		}
 	}
-	visible = append(visible, s.builtins.ops...)
 	s.router = router.New(visible, router.Options{Synonyms: opts.Synonyms})
 	s.namespaces = s.builtins.addNamespace(reg.Namespaces(s.visible))
 	s.nsPrefixes = make(map[string]bool, 2*len(s.namespaces))

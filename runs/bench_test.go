@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkRetainedRunMemory reports the heap one finished, retained run
@@ -23,17 +24,20 @@ func BenchmarkRetainedRunMemory(b *testing.B) {
 				runtime.ReadMemStats(&before)
 				m := NewManager(Options{Store: NewMemoryStore(MemoryOptions{MaxRecords: 2 * n})})
 				for range n {
+					handedOver := make(chan struct{})
 					r := m.Start(context.Background(), "principal", "namespace.operation", func(context.Context) Outcome {
+						<-handedOver
 						if size == 0 {
 							return Outcome{Failed: true}
 						}
 						return Outcome{Value: value}
 					})
-					// Hand it over before it may finish, so it is kept.
-					r.mu.Lock()
-					r.detached = true
-					r.mu.Unlock()
-					<-r.done
+					r.Detach() // before it can finish, so it is kept
+					close(handedOver)
+					r.Wait(context.Background(), time.Hour, nil)
+				}
+				if recs, _ := m.List(context.Background(), "principal", nil, 0); len(recs) != n {
+					b.Fatalf("kept %d runs, want %d", len(recs), n)
 				}
 				runtime.GC()
 				runtime.ReadMemStats(&after)
