@@ -297,10 +297,6 @@ type builtins struct {
 var newBuiltins = sync.OnceValue(func() *builtins {
 	reg := operations.NewRegistry()
 	reg.SetNamespaceBlurb(RunsNamespace, "Run handles of operations that outlived their call's wait (built in)")
-	outside := func(ctx context.Context, _ runRef) (any, error) {
-		// The server answers runs.* itself; a registry call cannot.
-		return nil, &operations.Error{Code: "internal_error", Message: "runs.* operations are answered by an intent server", Fix: "call them through ask"}
-	}
 	b := &builtins{reg: reg, handlers: map[*operations.Operation]builtinHandler{}}
 	add := func(op operations.Operation, h builtinHandler, register func(operations.Operation) error) {
 		op.Namespace, op.Kind, op.Idempotent, op.Source = RunsNamespace, operations.KindRead, true, builtinSource
@@ -311,26 +307,20 @@ var newBuiltins = sync.OnceValue(func() *builtins {
 		b.ops = append(b.ops, got)
 		b.handlers[got] = h
 	}
-	refOp := func(op operations.Operation) error { return operations.Add(reg, op, outside) }
-	// Their words are few and their own ("run handle", "run_id"): the
-	// router indexes them beside the caller's catalog, where everyday
-	// words (call, status, result, wait) would draw unrelated intents.
+	// Their words are few and their own ("run handle", "run_id"), so find
+	// within their namespace ranks them by what they do.
 	add(operations.Operation{ID: "runs.get", Summary: "Run handle status: state and progress of a run_id, without waiting",
 		Description: "States: pending, running, succeeded, failed, cancelled, interrupted. runs.await returns the outcome."},
-		(*Server).runsGet, refOp)
+		(*Server).runsGet, registerOutside[runRef](reg))
 	add(operations.Operation{ID: "runs.await", Summary: "Await a run handle: the run_id's outcome once it ends, else its progress",
 		Description: "Blocks up to wait_seconds. An ended run returns the envelope its original ask or act would have returned."},
-		(*Server).runsAwait, func(op operations.Operation) error {
-			return operations.Add(reg, op, func(ctx context.Context, a awaitArgs) (any, error) { return outside(ctx, runRef{}) })
-		})
+		(*Server).runsAwait, registerOutside[awaitArgs](reg))
 	add(operations.Operation{ID: "runs.cancel", Summary: "Cancel a run handle: stop the run_id's operation",
 		Description: "A pending run never starts; a running one has its context cancelled. A read: it stops only the caller's own run."},
-		(*Server).runsCancel, refOp)
+		(*Server).runsCancel, registerOutside[runRef](reg))
 	add(operations.Operation{ID: "runs.list", Summary: "List run handles, newest first, optionally by state",
 		Description: "The caller's runs: running ones, and ended ones until their retention passes."},
-		(*Server).runsList, func(op operations.Operation) error {
-			return operations.Add(reg, op, func(ctx context.Context, a listArgs) (any, error) { return outside(ctx, runRef{}) })
-		})
+		(*Server).runsList, registerOutside[listArgs](reg))
 	b.router = router.New(b.ops, router.Options{})
 	return b
 })
@@ -349,6 +339,17 @@ func (s *Server) routerFor(query, namespace string) *router.Router {
 		return s.builtins.router
 	}
 	return s.router
+}
+
+// registerOutside registers a built-in with its input schema reflected
+// from In. The server answers runs.* itself (Server.execute); the
+// registry's handler only refuses a call made around it.
+func registerOutside[In any](reg *operations.Registry) func(operations.Operation) error {
+	return func(op operations.Operation) error {
+		return operations.Add(reg, op, func(context.Context, In) (any, error) {
+			return nil, &operations.Error{Code: "internal_error", Message: op.ID + " is answered by an intent server, not by its registry", Fix: "call it through ask"}
+		})
+	}
 }
 
 func (b *builtins) has(op *operations.Operation) bool { return b.handlers[op] != nil }
