@@ -500,8 +500,11 @@ type progressKey struct{}
 
 // WithProgress returns a context under which an ask or act call, and
 // runs.await, hand the progress of the operation they wait for to notify,
-// as it is reported, for as long as they wait. A transport sets it for a
-// request that asked for progress (MCP: a progressToken).
+// as it is reported, for as long as they wait and never after they
+// answered. notify must not block (drop what cannot be sent at once). A
+// transport sets it for a request that asked for progress (MCP: a
+// progressToken). A server that waits until done (WaitUntilDone) reports
+// no progress.
 func WithProgress(ctx context.Context, notify func(runs.Progress)) context.Context {
 	return context.WithValue(ctx, progressKey{}, notify)
 }

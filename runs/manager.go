@@ -232,7 +232,9 @@ func (r *Run) ID() string {
 
 // Wait blocks until the run is final, d has passed or ctx is done, and
 // reports the outcome when the run is final. While it waits, notify (when
-// not nil) receives every progress report, starting with the last one.
+// not nil) receives every progress report, starting with the last one, and
+// none after Wait returns. notify runs in the reporting goroutine with the
+// run locked: it must not block or call back into the run.
 func (r *Run) Wait(ctx context.Context, d time.Duration, notify func(Progress)) (Outcome, bool) {
 	select {
 	case <-r.done:
@@ -272,20 +274,20 @@ func (r *Run) Detach() (rec Record, out Outcome, finished bool) {
 }
 
 // listen adds fn to the run's listeners and hands it the last progress.
+// Listeners are called with the run locked, so none is called once
+// unlisten returned: a waiter that answered sends no more progress.
 func (r *Run) listen(fn func(Progress)) int {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.listeners == nil {
 		r.listeners = map[int]func(Progress){}
 	}
 	r.nextListener++
-	id := r.nextListener
-	r.listeners[id] = fn
-	last := r.progress
-	r.mu.Unlock()
-	if last != nil {
-		fn(*last)
+	r.listeners[r.nextListener] = fn
+	if r.progress != nil {
+		fn(*r.progress)
 	}
-	return id
+	return r.nextListener
 }
 
 func (r *Run) unlisten(id int) {
@@ -342,17 +344,13 @@ func Report(ctx context.Context, done, total float64, message string) bool {
 	}
 	p := Progress{Done: done, Total: total, Message: message}
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.progress = &p
-	var notify []func(Progress)
 	for _, fn := range r.listeners {
-		notify = append(notify, fn)
+		fn(p)
 	}
 	if r.detached && !r.state.Finished() && r.m.opts.Now().Sub(r.lastSave) >= progressSaveEvery {
 		r.saveLocked()
-	}
-	r.mu.Unlock()
-	for _, fn := range notify {
-		fn(p)
 	}
 	return true
 }
@@ -379,7 +377,7 @@ func (m *Manager) Get(ctx context.Context, principal, id string) (Record, error)
 
 // Await waits up to d for principal's run id to finish and returns its
 // record, final or not. While it waits, notify (when not nil) receives the
-// run's progress reports. A run executed by another process sharing the
+// run's progress reports, as for Run.Wait. A run executed by another process sharing the
 // store is reread from the store every 250 ms.
 func (m *Manager) Await(ctx context.Context, principal, id string, d time.Duration, notify func(Progress)) (Record, error) {
 	if r := m.liveRun(principal, id); r != nil {
