@@ -15,6 +15,7 @@ import (
 	"github.com/intentsrv/intentsrv/examples/helpdesk"
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/runs"
+	"github.com/intentsrv/intentsrv/runs/runstest"
 )
 
 // slowOps are operations that take as long as the test says: each crawl
@@ -413,21 +414,8 @@ func TestRunsPrincipalsIsolated(t *testing.T) {
 	}
 }
 
-// fakeClock is a settable clock.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 func TestRunRetention(t *testing.T) {
-	c := &fakeClock{t: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}
+	c := runstest.NewClock()
 	s, so := newSlowServer(t, Options{Wait: time.Millisecond, Now: c.Now})
 	id := runID(t, call(t, s, ToolAsk, `{"action":"slow.crawl","params":{"pages":1}}`))
 	close(so.release)

@@ -1,4 +1,4 @@
-package runs
+package runs_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/intentsrv/intentsrv/runs"
 )
 
 // BenchmarkRetainedRunMemory reports the heap one finished, retained run
@@ -22,15 +24,15 @@ func BenchmarkRetainedRunMemory(b *testing.B) {
 				runtime.GC()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				m := NewManager(Options{Store: NewMemoryStore(MemoryOptions{MaxRecords: 2 * n})})
+				m := runs.NewManager(runs.Options{Store: runs.NewMemoryStore(runs.MemoryOptions{MaxRecords: 2 * n})})
 				for range n {
 					handedOver := make(chan struct{})
-					r := m.Start(context.Background(), "principal", "namespace.operation", func(context.Context) Outcome {
+					r := m.Start(context.Background(), "principal", "namespace.operation", func(context.Context) runs.Outcome {
 						<-handedOver
 						if size == 0 {
-							return Outcome{Failed: true}
+							return runs.Outcome{Failed: true}
 						}
-						return Outcome{Value: value}
+						return runs.Outcome{Value: value}
 					})
 					r.Detach() // before it can finish, so it is kept
 					close(handedOver)

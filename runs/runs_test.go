@@ -1,4 +1,4 @@
-package runs
+package runs_test
 
 import (
 	"context"
@@ -9,27 +9,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/intentsrv/intentsrv/runs"
+	"github.com/intentsrv/intentsrv/runs/runstest"
 )
-
-// clock is a settable clock for expiry tests.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // gate is work that blocks until released or cancelled, and records what
 // it saw.
@@ -44,14 +27,14 @@ func newGate(value any) *gate {
 	return &gate{release: make(chan struct{}), started: make(chan struct{}), cancelled: make(chan struct{}), value: value}
 }
 
-func (g *gate) work(ctx context.Context) Outcome {
+func (g *gate) work(ctx context.Context) runs.Outcome {
 	close(g.started)
 	select {
 	case <-g.release:
-		return Outcome{Value: g.value}
+		return runs.Outcome{Value: g.value}
 	case <-ctx.Done():
 		close(g.cancelled)
-		return Outcome{Failed: true, Value: "cancelled"}
+		return runs.Outcome{Failed: true, Value: "cancelled"}
 	}
 }
 
@@ -59,8 +42,8 @@ func (g *gate) work(ctx context.Context) Outcome {
 const long = time.Minute
 
 func TestFastRunIsNotKept(t *testing.T) {
-	m := NewManager(Options{})
-	r := m.Start(context.Background(), "alice", "op.fast", func(context.Context) Outcome { return Outcome{Value: 42} })
+	m := runs.NewManager(runs.Options{})
+	r := m.Start(context.Background(), "alice", "op.fast", func(context.Context) runs.Outcome { return runs.Outcome{Value: 42} })
 	out, done := r.Wait(context.Background(), long, nil)
 	if !done || out.Value != 42 || out.Failed {
 		t.Fatalf("outcome = %+v, done = %v", out, done)
@@ -71,13 +54,13 @@ func TestFastRunIsNotKept(t *testing.T) {
 	if recs, _ := m.List(context.Background(), "alice", nil, 0); len(recs) != 0 {
 		t.Fatalf("a run that finished within its wait was kept: %+v", recs)
 	}
-	if _, err := m.Get(context.Background(), "alice", r.ID()); !errors.Is(err, ErrUnknownRun) {
-		t.Fatalf("Get = %v, want ErrUnknownRun", err)
+	if _, err := m.Get(context.Background(), "alice", r.ID()); !errors.Is(err, runs.ErrUnknownRun) {
+		t.Fatalf("Get = %v, want runs.ErrUnknownRun", err)
 	}
 }
 
 func TestDetachedRunAwaitsItsResult(t *testing.T) {
-	m := NewManager(Options{})
+	m := runs.NewManager(runs.Options{})
 	g := newGate(map[string]int{"rows": 7})
 	r := m.Start(context.Background(), "alice", "op.slow", g.work)
 	<-g.started
@@ -85,35 +68,35 @@ func TestDetachedRunAwaitsItsResult(t *testing.T) {
 		t.Fatal("a blocked run reported done")
 	}
 	rec, _, finished := r.Detach()
-	if finished || rec.State != StateRunning || rec.Operation != "op.slow" || !strings.HasPrefix(rec.ID, "run_") || len(rec.ID) != 26 {
+	if finished || rec.State != runs.StateRunning || rec.Operation != "op.slow" || !strings.HasPrefix(rec.ID, "run_") || len(rec.ID) != 26 {
 		t.Fatalf("handle = %+v finished=%v", rec, finished)
 	}
 	got, err := m.Get(context.Background(), "alice", rec.ID)
-	if err != nil || got.State != StateRunning {
+	if err != nil || got.State != runs.StateRunning {
 		t.Fatalf("Get = %+v, %v", got, err)
 	}
 	// A short await returns the running record.
-	if got, _ = m.Await(context.Background(), "alice", rec.ID, time.Millisecond, nil); got.State != StateRunning {
+	if got, _ = m.Await(context.Background(), "alice", rec.ID, time.Millisecond, nil); got.State != runs.StateRunning {
 		t.Fatalf("short await: %+v", got)
 	}
 	close(g.release)
 	got, err = m.Await(context.Background(), "alice", rec.ID, long, nil)
-	if err != nil || got.State != StateSucceeded || string(got.Result) != `{"rows":7}` || got.FinishedAt.IsZero() {
+	if err != nil || got.State != runs.StateSucceeded || string(got.Result) != `{"rows":7}` || got.FinishedAt.IsZero() {
 		t.Fatalf("Await = %+v, %v", got, err)
 	}
 	// Once finished, it is read from the store.
 	got, err = m.Get(context.Background(), "alice", rec.ID)
-	if err != nil || got.State != StateSucceeded || string(got.Result) != `{"rows":7}` {
+	if err != nil || got.State != runs.StateSucceeded || string(got.Result) != `{"rows":7}` {
 		t.Fatalf("Get after finish = %+v, %v", got, err)
 	}
 }
 
 func TestRunOutlivesItsStartersContext(t *testing.T) {
-	m := NewManager(Options{})
+	m := runs.NewManager(runs.Options{})
 	g := newGate("done")
 	parent, cancelParent := context.WithCancel(context.WithValue(context.Background(), ctxKey{}, "kept"))
 	var sawValue any
-	r := m.Start(parent, "alice", "op", func(ctx context.Context) Outcome {
+	r := m.Start(parent, "alice", "op", func(ctx context.Context) runs.Outcome {
 		sawValue = ctx.Value(ctxKey{})
 		return g.work(ctx)
 	})
@@ -123,7 +106,7 @@ func TestRunOutlivesItsStartersContext(t *testing.T) {
 	cancelParent() // the client went away
 	close(g.release)
 	got, _ := m.Await(context.Background(), "alice", rec.ID, long, nil)
-	if got.State != StateSucceeded || sawValue != "kept" {
+	if got.State != runs.StateSucceeded || sawValue != "kept" {
 		t.Fatalf("state %s, value %v: the run must keep the starter's values and ignore its cancellation", got.State, sawValue)
 	}
 	select {
@@ -136,26 +119,26 @@ func TestRunOutlivesItsStartersContext(t *testing.T) {
 type ctxKey struct{}
 
 func TestProgress(t *testing.T) {
-	m := NewManager(Options{})
+	m := runs.NewManager(runs.Options{})
 	step := make(chan struct{})
-	r := m.Start(context.Background(), "alice", "op", func(ctx context.Context) Outcome {
+	r := m.Start(context.Background(), "alice", "op", func(ctx context.Context) runs.Outcome {
 		for i := 1; i <= 3; i++ {
 			<-step
-			Report(ctx, float64(i), 3, fmt.Sprintf("page %d", i))
+			runs.Report(ctx, float64(i), 3, fmt.Sprintf("page %d", i))
 		}
 		<-step
-		return Outcome{Value: "ok"}
+		return runs.Outcome{Value: "ok"}
 	})
 	var mu sync.Mutex
-	var seen []Progress
-	notify := func(p Progress) { mu.Lock(); seen = append(seen, p); mu.Unlock() }
+	var seen []runs.Progress
+	notify := func(p runs.Progress) { mu.Lock(); seen = append(seen, p); mu.Unlock() }
 	step <- struct{}{}
 	waitFor(t, func() bool { return r.Record().Progress != nil })
 	rec, _, _ := r.Detach()
 	if rec.Progress == nil || rec.Progress.String() != "step 1 of 3: page 1" {
 		t.Fatalf("handle progress = %+v", rec.Progress)
 	}
-	awaited := make(chan Record)
+	awaited := make(chan runs.Record)
 	go func() {
 		got, _ := m.Await(context.Background(), "alice", rec.ID, long, notify)
 		awaited <- got
@@ -166,7 +149,7 @@ func TestProgress(t *testing.T) {
 	step <- struct{}{}
 	step <- struct{}{}
 	got := <-awaited
-	if got.State != StateSucceeded || got.Progress.Done != 3 {
+	if got.State != runs.StateSucceeded || got.Progress.Done != 3 {
 		t.Fatalf("final = %+v", got)
 	}
 	mu.Lock()
@@ -180,7 +163,7 @@ func TestProgress(t *testing.T) {
 			t.Fatalf("notified %+v, want progress 1, 2, 3", seen)
 		}
 	}
-	if Report(context.Background(), 1, 2, "x") {
+	if runs.Report(context.Background(), 1, 2, "x") {
 		t.Fatal("Report outside a run must report false")
 	}
 }
@@ -201,21 +184,21 @@ func waitFor(t *testing.T, cond func() bool) {
 func TestCancelAtEachStage(t *testing.T) {
 	ctx := context.Background()
 	t.Run("pending", func(t *testing.T) {
-		m := NewManager(Options{MaxActive: 1})
+		m := runs.NewManager(runs.Options{MaxActive: 1})
 		first := newGate("first")
 		r1 := m.Start(ctx, "alice", "op", first.work)
 		<-first.started
 		ran := make(chan struct{}, 1)
-		r2 := m.Start(ctx, "alice", "op", func(context.Context) Outcome { ran <- struct{}{}; return Outcome{Value: "second"} })
+		r2 := m.Start(ctx, "alice", "op", func(context.Context) runs.Outcome { ran <- struct{}{}; return runs.Outcome{Value: "second"} })
 		rec, _, _ := r2.Detach()
-		if rec.State != StatePending {
+		if rec.State != runs.StatePending {
 			t.Fatalf("second run = %s, want pending behind MaxActive 1", rec.State)
 		}
 		if got, err := m.Cancel(ctx, "alice", rec.ID); err != nil || !got.CancelRequested {
 			t.Fatalf("Cancel = %+v, %v", got, err)
 		}
 		got, _ := m.Await(ctx, "alice", rec.ID, long, nil)
-		if got.State != StateCancelled || got.Result != nil {
+		if got.State != runs.StateCancelled || got.Result != nil {
 			t.Fatalf("after cancel: %+v", got)
 		}
 		close(first.release)
@@ -229,7 +212,7 @@ func TestCancelAtEachStage(t *testing.T) {
 		}
 	})
 	t.Run("running", func(t *testing.T) {
-		m := NewManager(Options{})
+		m := runs.NewManager(runs.Options{})
 		g := newGate("never")
 		r := m.Start(ctx, "alice", "op", g.work)
 		<-g.started
@@ -239,12 +222,12 @@ func TestCancelAtEachStage(t *testing.T) {
 		}
 		<-g.cancelled // the work's context was cancelled
 		got, _ := m.Await(ctx, "alice", rec.ID, long, nil)
-		if got.State != StateCancelled || !got.CancelRequested || string(got.Result) != `"cancelled"` {
+		if got.State != runs.StateCancelled || !got.CancelRequested || string(got.Result) != `"cancelled"` {
 			t.Fatalf("after cancel: %+v", got)
 		}
 	})
 	t.Run("finished", func(t *testing.T) {
-		m := NewManager(Options{})
+		m := runs.NewManager(runs.Options{})
 		g := newGate("kept")
 		r := m.Start(ctx, "alice", "op", g.work)
 		<-g.started
@@ -252,25 +235,25 @@ func TestCancelAtEachStage(t *testing.T) {
 		close(g.release)
 		m.Await(ctx, "alice", rec.ID, long, nil)
 		got, err := m.Cancel(ctx, "alice", rec.ID)
-		if err != nil || got.State != StateSucceeded || string(got.Result) != `"kept"` || got.CancelRequested {
+		if err != nil || got.State != runs.StateSucceeded || string(got.Result) != `"kept"` || got.CancelRequested {
 			t.Fatalf("cancel of a finished run changed it: %+v, %v", got, err)
 		}
 	})
 	t.Run("work that succeeds despite the request", func(t *testing.T) {
-		m := NewManager(Options{CancelWait: time.Nanosecond})
+		m := runs.NewManager(runs.Options{CancelWait: time.Nanosecond})
 		release := make(chan struct{})
 		started := make(chan struct{})
-		r := m.Start(ctx, "alice", "op", func(context.Context) Outcome {
+		r := m.Start(ctx, "alice", "op", func(context.Context) runs.Outcome {
 			close(started)
 			<-release // ignores its context
-			return Outcome{Value: "done anyway"}
+			return runs.Outcome{Value: "done anyway"}
 		})
 		<-started
 		rec, _, _ := r.Detach()
 		m.Cancel(ctx, "alice", rec.ID)
 		close(release)
 		got, _ := m.Await(ctx, "alice", rec.ID, long, nil)
-		if got.State != StateSucceeded || !got.CancelRequested {
+		if got.State != runs.StateSucceeded || !got.CancelRequested {
 			t.Fatalf("a run that finished its work must not claim to be cancelled: %+v", got)
 		}
 	})
@@ -278,7 +261,7 @@ func TestCancelAtEachStage(t *testing.T) {
 
 func TestPrincipalsAreIsolated(t *testing.T) {
 	ctx := context.Background()
-	m := NewManager(Options{})
+	m := runs.NewManager(runs.Options{})
 	g := newGate("secret")
 	r := m.Start(ctx, "alice", "op", g.work)
 	<-g.started
@@ -288,13 +271,13 @@ func TestPrincipalsAreIsolated(t *testing.T) {
 		t.Helper()
 		_, errOther := m.Get(ctx, "mallory", rec.ID)
 		_, errNone := m.Get(ctx, "mallory", "run_AAAAAAAAAAAAAAAAAAAAAA")
-		if !errors.Is(errOther, ErrUnknownRun) || errOther.Error() != errNone.Error() {
+		if !errors.Is(errOther, runs.ErrUnknownRun) || errOther.Error() != errNone.Error() {
 			t.Fatalf("%s: another principal's run gave %v, a missing one %v: they must not differ", stage, errOther, errNone)
 		}
-		if _, err := m.Await(ctx, "mallory", rec.ID, time.Millisecond, nil); !errors.Is(err, ErrUnknownRun) {
+		if _, err := m.Await(ctx, "mallory", rec.ID, time.Millisecond, nil); !errors.Is(err, runs.ErrUnknownRun) {
 			t.Fatalf("%s: Await by another principal = %v", stage, err)
 		}
-		if _, err := m.Cancel(ctx, "mallory", rec.ID); !errors.Is(err, ErrUnknownRun) {
+		if _, err := m.Cancel(ctx, "mallory", rec.ID); !errors.Is(err, runs.ErrUnknownRun) {
 			t.Fatalf("%s: Cancel by another principal = %v", stage, err)
 		}
 		if recs, _ := m.List(ctx, "mallory", nil, 0); len(recs) != 0 {
@@ -302,7 +285,7 @@ func TestPrincipalsAreIsolated(t *testing.T) {
 		}
 	}
 	check("running")
-	if got, _ := m.Get(ctx, "alice", rec.ID); got.State != StateRunning {
+	if got, _ := m.Get(ctx, "alice", rec.ID); got.State != runs.StateRunning {
 		t.Fatal("mallory's cancel reached alice's run")
 	}
 	close(g.release)
@@ -312,8 +295,8 @@ func TestPrincipalsAreIsolated(t *testing.T) {
 
 func TestRetentionExpiry(t *testing.T) {
 	ctx := context.Background()
-	c := newClock()
-	m := NewManager(Options{Now: c.Now, Retention: time.Hour})
+	c := runstest.NewClock()
+	m := runs.NewManager(runs.Options{Now: c.Now, Retention: time.Hour})
 	g := newGate("result")
 	r := m.Start(ctx, "alice", "op", g.work)
 	<-g.started
@@ -321,7 +304,7 @@ func TestRetentionExpiry(t *testing.T) {
 	c.Add(3 * time.Hour) // a long run is kept while it runs, however long
 	close(g.release)
 	got, err := m.Await(ctx, "alice", rec.ID, long, nil)
-	if err != nil || got.State != StateSucceeded || !got.ExpiresAt.Equal(c.Now().Add(time.Hour)) {
+	if err != nil || got.State != runs.StateSucceeded || !got.ExpiresAt.Equal(c.Now().Add(time.Hour)) {
 		t.Fatalf("finished = %+v, %v", got, err)
 	}
 	c.Add(time.Hour - time.Second)
@@ -329,8 +312,8 @@ func TestRetentionExpiry(t *testing.T) {
 		t.Fatalf("a second before expiry: %v", err)
 	}
 	c.Add(time.Second)
-	if _, err := m.Get(ctx, "alice", rec.ID); !errors.Is(err, ErrUnknownRun) {
-		t.Fatalf("at expiry: %v, want ErrUnknownRun", err)
+	if _, err := m.Get(ctx, "alice", rec.ID); !errors.Is(err, runs.ErrUnknownRun) {
+		t.Fatalf("at expiry: %v, want runs.ErrUnknownRun", err)
 	}
 	if recs, _ := m.List(ctx, "alice", nil, 0); len(recs) != 0 {
 		t.Fatalf("expired runs listed: %+v", recs)
@@ -339,11 +322,11 @@ func TestRetentionExpiry(t *testing.T) {
 
 func TestMemoryStoreCaps(t *testing.T) {
 	ctx := context.Background()
-	c := newClock()
-	s := NewMemoryStore(MemoryOptions{MaxResultBytes: 100, MaxRecords: 10, Now: c.Now})
+	c := runstest.NewClock()
+	s := runs.NewMemoryStore(runs.MemoryOptions{MaxResultBytes: 100, MaxRecords: 10, Now: c.Now})
 	save := func(id string, result string) {
 		c.Add(time.Second)
-		rec := Record{ID: id, Principal: "p", State: StateSucceeded, StartedAt: c.Now(), FinishedAt: c.Now(), ExpiresAt: c.Now().Add(time.Hour)}
+		rec := runs.Record{ID: id, Principal: "p", State: runs.StateSucceeded, StartedAt: c.Now(), FinishedAt: c.Now(), ExpiresAt: c.Now().Add(time.Hour)}
 		if result != "" {
 			rec.Result = json.RawMessage(result)
 		}
@@ -363,7 +346,7 @@ func TestMemoryStoreCaps(t *testing.T) {
 		}
 	}
 	save("huge", `"`+strings.Repeat("y", 200)+`"`)
-	if rec, _ := s.Load(ctx, "p", "huge"); !rec.ResultDropped || rec.State != StateSucceeded {
+	if rec, _ := s.Load(ctx, "p", "huge"); !rec.ResultDropped || rec.State != runs.StateSucceeded {
 		t.Fatalf("a result over the whole cap must be dropped, its record kept: %+v", rec)
 	}
 	for i := range 8 {
@@ -373,7 +356,7 @@ func TestMemoryStoreCaps(t *testing.T) {
 	if len(recs) > 10 || len(recs) < 9 {
 		t.Fatalf("kept %d records with MaxRecords 10", len(recs))
 	}
-	if _, err := s.Load(ctx, "p", "a"); !errors.Is(err, ErrUnknownRun) {
+	if _, err := s.Load(ctx, "p", "a"); !errors.Is(err, runs.ErrUnknownRun) {
 		t.Fatal("the oldest record must be the first forgotten")
 	}
 	if recs[0].ID != "n7" {
@@ -383,7 +366,7 @@ func TestMemoryStoreCaps(t *testing.T) {
 
 func TestListFiltersByState(t *testing.T) {
 	ctx := context.Background()
-	m := NewManager(Options{})
+	m := runs.NewManager(runs.Options{})
 	running := newGate(nil)
 	r := m.Start(ctx, "alice", "op.running", running.work)
 	<-running.started
@@ -396,12 +379,12 @@ func TestListFiltersByState(t *testing.T) {
 	m.Await(ctx, "alice", doneRec.ID, long, nil)
 
 	for _, tc := range []struct {
-		states []State
+		states []runs.State
 		want   []string
 	}{
-		{[]State{StateRunning}, []string{runningRec.ID}},
-		{[]State{StateSucceeded}, []string{doneRec.ID}},
-		{[]State{StateFailed, StateCancelled}, nil},
+		{[]runs.State{runs.StateRunning}, []string{runningRec.ID}},
+		{[]runs.State{runs.StateSucceeded}, []string{doneRec.ID}},
+		{[]runs.State{runs.StateFailed, runs.StateCancelled}, nil},
 	} {
 		recs, err := m.List(ctx, "alice", tc.states, 0)
 		if err != nil || len(recs) != len(tc.want) {
@@ -424,33 +407,33 @@ func TestListFiltersByState(t *testing.T) {
 // when asked to cancel it.
 func TestSharedStore(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryStore(MemoryOptions{})
-	a := NewManager(Options{Store: store})
-	b := NewManager(Options{Store: store})
+	store := runs.NewMemoryStore(runs.MemoryOptions{})
+	a := runs.NewManager(runs.Options{Store: store})
+	b := runs.NewManager(runs.Options{Store: store})
 	g := newGate("from a")
 	r := a.Start(ctx, "alice", "op", g.work)
 	<-g.started
 	rec, _, _ := r.Detach()
-	if got, err := b.Get(ctx, "alice", rec.ID); err != nil || got.State != StateRunning {
+	if got, err := b.Get(ctx, "alice", rec.ID); err != nil || got.State != runs.StateRunning {
 		t.Fatalf("b.Get = %+v, %v", got, err)
 	}
-	if _, err := b.Cancel(ctx, "alice", rec.ID); !errors.Is(err, ErrElsewhere) {
-		t.Fatalf("b.Cancel = %v, want ErrElsewhere", err)
+	if _, err := b.Cancel(ctx, "alice", rec.ID); !errors.Is(err, runs.ErrElsewhere) {
+		t.Fatalf("b.Cancel = %v, want runs.ErrElsewhere", err)
 	}
-	awaited := make(chan Record)
+	awaited := make(chan runs.Record)
 	go func() {
 		got, _ := b.Await(ctx, "alice", rec.ID, long, nil)
 		awaited <- got
 	}()
 	close(g.release)
-	if got := <-awaited; got.State != StateSucceeded || string(got.Result) != `"from a"` {
+	if got := <-awaited; got.State != runs.StateSucceeded || string(got.Result) != `"from a"` {
 		t.Fatalf("b.Await = %+v", got)
 	}
 }
 
 func TestPanickingWorkFails(t *testing.T) {
-	m := NewManager(Options{})
-	r := m.Start(context.Background(), "alice", "op", func(context.Context) Outcome { panic("boom") })
+	m := runs.NewManager(runs.Options{})
+	r := m.Start(context.Background(), "alice", "op", func(context.Context) runs.Outcome { panic("boom") })
 	out, done := r.Wait(context.Background(), long, nil)
 	if !done || !out.Failed || out.Value != nil {
 		t.Fatalf("outcome = %+v", out)
@@ -462,7 +445,7 @@ func TestPanickingWorkFails(t *testing.T) {
 // with -race.
 func TestManyConcurrentRuns(t *testing.T) {
 	ctx := context.Background()
-	m := NewManager(Options{})
+	m := runs.NewManager(runs.Options{})
 	const n = 100
 	release := make(chan struct{})
 	var wg sync.WaitGroup
@@ -472,15 +455,15 @@ func TestManyConcurrentRuns(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			principal := fmt.Sprint("p", i%4)
-			r := m.Start(ctx, principal, "op", func(ctx context.Context) Outcome {
+			r := m.Start(ctx, principal, "op", func(ctx context.Context) runs.Outcome {
 				for s := range 5 {
-					Report(ctx, float64(s), 5, "")
+					runs.Report(ctx, float64(s), 5, "")
 				}
 				<-release
-				return Outcome{Value: i}
+				return runs.Outcome{Value: i}
 			})
 			if i%2 == 0 {
-				if out, done := r.Wait(ctx, long, func(Progress) {}); !done || out.Value != i {
+				if out, done := r.Wait(ctx, long, func(runs.Progress) {}); !done || out.Value != i {
 					t.Errorf("run %d: %+v", i, out)
 				}
 				return
@@ -503,7 +486,7 @@ func TestManyConcurrentRuns(t *testing.T) {
 	for line := range ids {
 		principal, id, _ := strings.Cut(line, " ")
 		rec, err := m.Await(ctx, principal, id, long, nil)
-		if err != nil || rec.State != StateSucceeded {
+		if err != nil || rec.State != runs.StateSucceeded {
 			t.Fatalf("%s: %+v, %v", id, rec, err)
 		}
 	}
