@@ -493,7 +493,22 @@ func (s *Server) runsList(ctx context.Context, args json.RawMessage) *Envelope {
 			steps = append(steps, Step{Tool: ToolAsk, Action: "runs.await", Params: map[string]any{"run_id": rec.ID}, Why: "wait for the newest unfinished run"})
 		}
 	}
-	return success(map[string]any{"runs": views, "count": len(views)}, steps...)
+	env := success(map[string]any{"count": len(views), "runs": views}, steps...)
+	if !env.OK {
+		return env
+	}
+	// Like any result, the list obeys the result budget.
+	op, _ := s.builtins.get("runs.list")
+	data, cut, tooLarge := s.budget(op, env.Data)
+	if tooLarge != nil {
+		return tooLarge
+	}
+	env.Data = data
+	if cut != nil {
+		env.meta().Truncated = true
+		env.Warnings = append(env.Warnings, fmt.Sprintf("%d of %d runs listed to fit %d tokens; filter by state or lower limit", cut.kept, cut.total, s.opts.MaxResultTokens))
+	}
+	return env
 }
 
 type progressKey struct{}

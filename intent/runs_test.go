@@ -387,6 +387,44 @@ func TestReservedNamespace(t *testing.T) {
 	}
 }
 
+func TestRunsListObeysTheBudget(t *testing.T) {
+	s, so := newSlowServer(t, Options{Wait: time.Millisecond, MaxResultTokens: 300})
+	defer close(so.release)
+	for range 12 {
+		runID(t, call(t, s, ToolAsk, `{"action":"slow.crawl","params":{"pages":1}}`))
+	}
+	env := call(t, s, ToolAsk, `{"action":"runs.list","params":{"limit":12}}`)
+	views, _ := data(t, env)["runs"].([]any)
+	if !env.OK || env.Meta == nil || !env.Meta.Truncated || len(views) == 0 || len(views) >= 12 || len(env.Warnings) != 1 {
+		t.Fatalf("a list over the budget = %s", env.JSON())
+	}
+}
+
+func FuzzTakeWait(f *testing.F) {
+	for _, seed := range []string{`{"_wait":5,"a":1}`, `{"_wait":-1}`, `{"a":"_wait"}`, `{"_wait":null}`, `{"_wait":1e400}`, `{"_wait":"3"}`, `{}`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, params string) {
+		in := Input{Action: "x.y", Params: json.RawMessage(params)}
+		out, ctx, bad := takeWait(context.Background(), ToolAsk, in)
+		if bad != nil {
+			if bad.Code != CodeInvalidParams || bad.Remedy == nil {
+				t.Fatalf("refusal without code or remedy: %s", bad.JSON())
+			}
+			return
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(out.Params, &m) == nil {
+			if _, left := m[WaitParam]; left {
+				t.Fatalf("_wait left in params: %s", out.Params)
+			}
+		}
+		if w, ok := ctx.Value(waitKey{}).(callWait); ok && (w.d < 0 || w.d > MaxWait) {
+			t.Fatalf("wait %v out of [0, MaxWait]", w.d)
+		}
+	})
+}
+
 func TestRunsPrincipalsIsolated(t *testing.T) {
 	s, so := newSlowServer(t, Options{Wait: time.Millisecond})
 	alice := WithCaller(context.Background(), "alice")

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Outcome is what a run's work returns: a value to hand back (encoded as
@@ -31,6 +32,8 @@ const (
 	// progressSaveEvery bounds how often progress reaches the store; the
 	// process that executes a run always has the latest in memory.
 	progressSaveEvery = time.Second
+	// maxMessageRunes caps a progress message.
+	maxMessageRunes = 200
 	// pollEvery is how often Await rereads a run that another process
 	// executes.
 	pollEvery = 250 * time.Millisecond
@@ -335,12 +338,17 @@ func (r *Run) saveLocked() Record {
 // Report records progress on the run ctx belongs to, forwards it to every
 // caller waiting on the run, and reports whether ctx belongs to a run.
 // done counts work done out of total (zero when unknown); message says what
-// is happening in a few words. Outside a run (a call that blocks until it
-// ends, a handler called directly) it does nothing and returns false.
+// is happening in a few words (longer messages are cut to 200
+// characters: they travel in every handle). Outside a run (a call that
+// blocks until it ends, a handler called directly) it does nothing and
+// returns false.
 func Report(ctx context.Context, done, total float64, message string) bool {
 	r, ok := ctx.Value(runKey{}).(*Run)
 	if !ok {
 		return false
+	}
+	if n := maxMessageRunes; utf8.RuneCountInString(message) > n {
+		message = string([]rune(message)[:n-1]) + "…"
 	}
 	p := Progress{Done: done, Total: total, Message: message}
 	r.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/intentsrv/intentsrv/runs"
 	"github.com/intentsrv/intentsrv/runs/runstest"
@@ -178,6 +179,19 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition never became true")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestLongProgressMessagesAreCut(t *testing.T) {
+	m := runs.NewManager(runs.Options{})
+	r := m.Start(context.Background(), "alice", "op", func(ctx context.Context) runs.Outcome {
+		runs.Report(ctx, 1, 0, strings.Repeat("é", 300))
+		return runs.Outcome{Value: 1}
+	})
+	r.Wait(context.Background(), long, nil)
+	msg := r.Record().Progress.Message
+	if n := utf8.RuneCountInString(msg); n != 200 || !strings.HasSuffix(msg, "…") {
+		t.Fatalf("message of %d runes: %q", n, msg)
 	}
 }
 
