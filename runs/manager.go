@@ -261,10 +261,14 @@ func (r *Run) Wait(ctx context.Context, d time.Duration, notify func(Progress)) 
 // Detach hands the run over to the Manager: it is saved and its
 // principal can reach it by id until the retention period after it
 // finishes. When the run is already final, nothing is kept and Detach
-// returns its outcome with finished true instead.
+// returns its outcome with finished true instead. Detaching twice returns
+// the same run.
 func (r *Run) Detach() (rec Record, out Outcome, finished bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.detached {
+		return r.recordLocked(), r.outcome, r.state.Finished()
+	}
 	if r.state.Finished() {
 		return Record{}, r.outcome, true
 	}

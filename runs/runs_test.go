@@ -76,6 +76,12 @@ func TestDetachedRunAwaitsItsResult(t *testing.T) {
 	if err != nil || got.State != runs.StateRunning {
 		t.Fatalf("Get = %+v, %v", got, err)
 	}
+	if again, _, _ := r.Detach(); again.ID != rec.ID {
+		t.Fatalf("a second Detach made another run: %s, then %s", rec.ID, again.ID)
+	}
+	if l, _ := m.List(context.Background(), "alice", nil, 0); len(l) != 1 {
+		t.Fatalf("after two Detach calls, %d runs", len(l))
+	}
 	// A short await returns the running record.
 	if got, _ = m.Await(context.Background(), "alice", rec.ID, time.Millisecond, nil); got.State != runs.StateRunning {
 		t.Fatalf("short await: %+v", got)
