@@ -124,7 +124,7 @@ type Server struct {
 	infos  sync.Map // *operations.Operation -> *opInfo, derived once per operation
 
 	// runs keeps handed-over runs; builtins holds the runs.* operations,
-	// outside the caller's registry (see runs.go).
+	// outside the caller's registry (see runsops.go).
 	runs     *runs.Manager
 	builtins *builtins
 
