@@ -218,8 +218,8 @@ func (s *Server) Options() Options { return s.opts }
 
 // visible reports whether op may be listed and called under the policies.
 func (s *Server) visible(op *operations.Operation) bool {
-	if s.builtins.has(op) {
-		return true
+	if op.Source == builtinSource && s.builtins.has(op) {
+		return true // the runs.* operations answer under every policy
 	}
 	if op.Kind.IsWrite() && s.opts.Writes == WritesDeny {
 		return false
