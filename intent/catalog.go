@@ -168,7 +168,7 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 	if f.Namespace != "" && !s.namespaceExists(f.Namespace) {
 		return s.unknownNamespace(f.Namespace)
 	}
-	res := s.router.Search(query, s.filterFor(f), f.Limit)
+	res := s.routerFor(query, f.Namespace).Search(query, s.filterFor(f), f.Limit)
 	if len(res.Candidates) == 0 {
 		// No word of the intent, nor any word the router relates to one,
 		// meets this catalog: the only case find answers with nothing.
@@ -520,7 +520,7 @@ func (s *Server) namespacePage(f filters) *Envelope {
 		return s.unknownNamespace(f.Namespace)
 	}
 	var lines []opLine
-	for _, op := range s.reg.All() {
+	for _, op := range s.builtins.orAll(f.Namespace, s.reg) {
 		if (op.Namespace == f.Namespace || strings.HasPrefix(op.Namespace, f.Namespace+".")) && s.visible(op) {
 			lines = append(lines, opLine{ID: op.ID, Summary: clip(op.Summary, summaryClip), Kind: string(op.Kind)})
 		}
@@ -553,7 +553,7 @@ func paginate[T any](items []T, offset, limit int) ([]T, string) {
 // unknownAction is the failure for an id that names no visible operation,
 // with did-you-mean suggestions from the router.
 func (s *Server) unknownAction(id, tool string) *Envelope {
-	sugg := s.router.Suggest(id, router.Filter{Keep: s.visible}, 3)
+	sugg := s.routerFor(id, "").Suggest(id, router.Filter{Keep: s.visible}, 3)
 	if len(sugg) == 0 {
 		// An id that is not an id at all may be an intent typed into action.
 		res := s.router.Search(id, router.Filter{Keep: s.visible}, 3)

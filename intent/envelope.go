@@ -67,6 +67,9 @@ type Meta struct {
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 	ElapsedMS    float64       `json:"elapsed_ms,omitempty"`
 	Truncated    bool          `json:"truncated,omitempty"`
+	// RunID names the run an envelope reports on: set on run handles and
+	// on results returned by runs.await.
+	RunID string `json:"run_id,omitempty"`
 }
 
 // Envelope is the one result shape of every intent tool. OK is true on
@@ -110,7 +113,7 @@ func encodeJSON(v any) ([]byte, error) {
 }
 
 func (m *Meta) empty() bool {
-	return m.RoutedTo == "" && m.Score == 0 && m.Confidence == 0 && len(m.Alternatives) == 0 && m.ElapsedMS == 0 && !m.Truncated
+	return m.RoutedTo == "" && m.Score == 0 && m.Confidence == 0 && len(m.Alternatives) == 0 && m.ElapsedMS == 0 && !m.Truncated && m.RunID == ""
 }
 
 func (e *Envelope) meta() *Meta {

@@ -66,6 +66,7 @@ func NewMCPServer(s *Server, version string) *server.MCPServer {
 			if len(raw) == 0 && req.Params.Arguments != nil {
 				raw, _ = json.Marshal(req.Params.Arguments)
 			}
+			ctx = withMCPProgress(ctx, req.Params.Meta)
 			return ToolResult(s.Call(ctx, verb, raw)), nil
 		})
 	}

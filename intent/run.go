@@ -90,7 +90,7 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 		// candidate accepts them, that is the operation meant.
 		var fits []*operations.Operation
 		for _, c := range res.Candidates {
-			if len(s.info(c.Op).required) > 0 && s.reg.Validate(c.Op.ID, in.argsJSON()) == nil {
+			if len(s.info(c.Op).required) > 0 && s.validate(c.Op.ID, in.argsJSON()) == nil {
 				fits = append(fits, c.Op)
 			}
 		}
@@ -103,7 +103,7 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 			map[string]any{"candidates": s.candidateViews(res.Candidates)},
 			&Remedy{Tool: tool, Action: top.ID, Fix: "call again with action set to the right candidate's id"})
 	}
-	if err := s.reg.Validate(top.ID, in.argsJSON()); err != nil {
+	if err := s.validate(top.ID, in.argsJSON()); err != nil {
 		env := s.invalidParams(top, err)
 		env.Error = fmt.Sprintf("the intent resolves to %s, but params do not fit it: %s", top.ID, env.Error)
 		s.routingMeta(env, res)
@@ -150,7 +150,7 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 		return s.unknownAction(in.Action, ToolAct)
 	}
 	args := in.argsJSON()
-	if err := s.reg.Validate(op.ID, args); err != nil {
+	if err := s.validate(op.ID, args); err != nil {
 		return s.invalidParams(op, err)
 	}
 	if in.PlanRef != "" {
@@ -260,13 +260,23 @@ func (p *panicError) Error() string { return fmt.Sprintf("operation panicked: %v
 
 var errTimeout = errors.New("operation timed out")
 
-// execute validates args, runs op under guard, checks and budgets its
-// result, all within the call's timeout: a result still being cut when the
-// time is up is a timeout, not a late success.
+// execute validates args and runs op: a built-in runs.* operation at
+// once, any other as a run that answers within the call's wait or hands
+// back a run handle (runs.go).
 func (s *Server) execute(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
-	if err := s.reg.Validate(op.ID, args); err != nil {
+	if err := s.validate(op.ID, args); err != nil {
 		return s.invalidParams(op, err)
 	}
+	if h := s.builtins.handler(op); h != nil {
+		return h(s, ctx, args)
+	}
+	return s.runOrWait(ctx, op, args)
+}
+
+// complete runs op under guard, checks and budgets its result, all within
+// the call's timeout: a result still being cut when the time is up is a
+// timeout, not a late success.
+func (s *Server) complete(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	v, err := s.guard(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
@@ -418,9 +428,12 @@ func (s *Server) operationFailure(op *operations.Operation, err error) *Envelope
 		return failure(CodeTimeout, fmt.Sprintf("%s did not finish within %s", op.ID, s.opts.Timeout), nil,
 			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: "narrow the request (filters, smaller limit) or retry later"})
 	case errors.Is(err, context.Canceled):
-		// No code of the contract fits a call its caller abandoned; timeout
-		// is the nearest, and the message says what happened.
-		return failure(CodeTimeout, "the call was cancelled before it finished (the client cancelled it, or the session ended)", nil,
+		// No code of the contract fits a cancelled call; timeout is the
+		// nearest, and the message says what happened. Runs outlive their
+		// callers, so this is runs.cancel, a server shutting down, or a
+		// call that blocks until done (Options.Wait < 0) abandoned by
+		// its client.
+		return failure(CodeTimeout, "the call was cancelled before it finished (runs.cancel, the server shutting down, or its client going away)", nil,
 			&Remedy{Tool: s.verbFor(op), Action: op.ID, Fix: "retry if the answer is still wanted; a write may or may not have taken effect"})
 	case errors.As(err, &oe):
 		code := Code(oe.Code)

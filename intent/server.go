@@ -19,6 +19,7 @@ import (
 
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/router"
+	"github.com/intentsrv/intentsrv/runs"
 )
 
 // WritePolicy decides what act may run.
@@ -59,6 +60,7 @@ const (
 	DefaultMaxResultTokens = 8000
 	DefaultTimeout         = 30 * time.Second
 	DefaultPlanTTL         = 10 * time.Minute
+	DefaultWait            = 20 * time.Second
 )
 
 // Options configure a Server. The zero value is the safe default: read-only,
@@ -99,6 +101,15 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
+	// Wait is how long ask and act wait for an operation before answering
+	// with a run handle (a call may ask for another wait with params._wait,
+	// up to MaxWait). Zero means DefaultWait; WaitUntilDone (negative)
+	// means calls block until the operation ends, as a one-shot CLI needs.
+	Wait time.Duration
+	// Runs keeps the runs handed out as handles, answering runs.get,
+	// runs.await, runs.cancel and runs.list. Nil means an in-memory
+	// runs.Manager with the server's clock and logger.
+	Runs *runs.Manager
 }
 
 // Server serves the four intent tools over one registry. It is safe for
@@ -115,6 +126,11 @@ type Server struct {
 	// countTokens counts a text's o200k tokens for the result budget;
 	// tests wrap it to measure how much text the budget tokenizes.
 	countTokens func(text string) (int, error)
+
+	// runs keeps handed-over runs; builtins holds the runs.* operations,
+	// outside the caller's registry (see runsops.go).
+	runs     *runs.Manager
+	builtins *builtins
 
 	// namespaces are the visible namespaces, and nsPrefixes each of them
 	// and every dotted prefix of one, computed once at New: find with a
@@ -150,6 +166,12 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.Wait == 0 {
+		opts.Wait = DefaultWait
+	}
+	if opts.Runs == nil {
+		opts.Runs = runs.NewManager(runs.Options{Now: opts.Now, Logger: opts.Logger})
+	}
 	for _, g := range append(append([]string{}, opts.Allow...), opts.Deny...) {
 		if _, err := path.Match(g, ""); err != nil {
 			return nil, fmt.Errorf("bad allow/deny glob %q: %w", g, err)
@@ -158,7 +180,7 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 	if err := checkToolPrefix(opts.ToolPrefix); err != nil {
 		return nil, err
 	}
-	s := &Server{reg: reg, opts: opts, log: opts.Logger, countTokens: countO200K}
+	s := &Server{reg: reg, opts: opts, log: opts.Logger, countTokens: countO200K, runs: opts.Runs, builtins: newBuiltins()}
 	if opts.Writes != WritesDeny && len(opts.PlanKey) == 0 {
 		s.log.Warn("writes are enabled and plan_refs are signed with a random key: previews die with this process and replicas refuse each other's; set INTENTSRV_PLAN_KEY (at least 32 bytes) to keep them",
 			"writes", opts.Writes)
@@ -166,12 +188,15 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 	s.plans = newPlanSigner(opts.PlanKey, opts.PlanTTL, opts.Now, opts.PlanStore)
 	var visible []*operations.Operation
 	for _, op := range reg.All() {
+		if isReservedID(op.ID) {
+			return nil, reservedError(op)
+		}
 		if s.visible(op) {
 			visible = append(visible, op)
 		}
 	}
 	s.router = router.New(visible, router.Options{Synonyms: opts.Synonyms})
-	s.namespaces = reg.Namespaces(s.visible)
+	s.namespaces = s.builtins.addNamespace(reg.Namespaces(s.visible))
 	s.nsPrefixes = make(map[string]bool, 2*len(s.namespaces))
 	for _, n := range s.namespaces {
 		for p := n.Name; p != ""; {
@@ -197,6 +222,9 @@ func (s *Server) Options() Options { return s.opts }
 
 // visible reports whether op may be listed and called under the policies.
 func (s *Server) visible(op *operations.Operation) bool {
+	if op.Source == builtinSource && s.builtins.has(op) {
+		return true // the runs.* operations answer under every policy
+	}
 	if op.Kind.IsWrite() && s.opts.Writes == WritesDeny {
 		return false
 	}
@@ -223,6 +251,9 @@ func (s *Server) allowedID(id string) bool {
 // lookup finds a visible operation by id or alias. Ids are lowercase;
 // an id sent in another case is accepted, since its meaning is plain.
 func (s *Server) lookup(id string) (*operations.Operation, bool) {
+	if op, ok := s.builtins.get(id); ok {
+		return op, true
+	}
 	op, ok := s.reg.Get(id)
 	if !ok {
 		op, ok = s.reg.Get(strings.ToLower(id))
@@ -277,6 +308,13 @@ func (s *Server) Do(ctx context.Context, tool string, in Input) (env *Envelope) 
 		return s.find(ctx, in)
 	case ToolDescribe:
 		return s.describe(ctx, in)
+	case ToolAsk, ToolAct:
+		var bad *Envelope
+		if in, ctx, bad = takeWait(ctx, tool, in); bad != nil {
+			return bad
+		}
+	}
+	switch tool {
 	case ToolAsk:
 		return s.ask(ctx, in)
 	case ToolAct:

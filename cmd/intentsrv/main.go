@@ -32,6 +32,7 @@ import (
 	"github.com/intentsrv/intentsrv/examples/helpdesk"
 	"github.com/intentsrv/intentsrv/intent"
 	"github.com/intentsrv/intentsrv/operations"
+	"github.com/intentsrv/intentsrv/runs"
 )
 
 func main() {
@@ -152,6 +153,10 @@ type serverFlags struct {
 	planKey     []byte           // overrides INTENTSRV_PLAN_KEY when set (CLI)
 	planStore   intent.PlanStore // nil: in memory (CLI: a file)
 	src         sourceFlags
+	// Long-running calls (issue 13).
+	wait         time.Duration
+	runRetention time.Duration
+	blockCalls   bool // the CLI: a run cannot outlive the command
 }
 
 type stringList []string
@@ -170,6 +175,8 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.catalogHint, "catalog-hint", false, "add operation counts to find's description (changes the listing when the catalog changes)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
 	f.src.register(fs)
+	fs.DurationVar(&f.wait, "wait", intent.DefaultWait, "how long ask/act wait for an operation before answering with a run handle (serve; the CLI waits until done)")
+	fs.DurationVar(&f.runRetention, "run-retention", runs.DefaultRetention, "how long a run handle's result stays readable after the run ends")
 }
 
 func (f *serverFlags) logger(stderr io.Writer) *slog.Logger {
@@ -216,6 +223,13 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 	if err := lvl.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return nil, false, fmt.Errorf("--log-level %q is not debug, info, warn or error", f.logLevel)
 	}
+	if f.wait <= 0 || f.runRetention <= 0 {
+		return nil, false, fmt.Errorf("--wait and --run-retention must be positive, got %s and %s (a call may still ask for no wait with params._wait: 0)", f.wait, f.runRetention)
+	}
+	wait := f.wait
+	if f.blockCalls {
+		wait = intent.WaitUntilDone
+	}
 	reg, usedDefault, err := buildRegistry(ctx, &f.src, log)
 	if err != nil {
 		return nil, false, err
@@ -236,6 +250,8 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 		PlanTTL:         f.planTTL,
 		CatalogHint:     f.catalogHint,
 		Logger:          log,
+		Wait:            wait,
+		Runs:            runs.NewManager(runs.Options{Retention: f.runRetention, Logger: log}),
 	})
 	if err != nil {
 		return nil, false, err

@@ -58,6 +58,7 @@ func verbCommand(verb string) func(ctx context.Context, args []string, stdin io.
 		}
 		logger := f.logger(stderr)
 		f.planKey, f.planStore = cliPlans()
+		f.blockCalls = true
 		srv, _, err := f.build(ctx, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "intentsrv %s: %v\n", verb, err)
