@@ -12,7 +12,9 @@ import (
 func weatherOp(id string) operations.Operation {
 	return operations.Operation{
 		ID: id, Summary: "Get the weather forecast for a city", Input: json.RawMessage(`{"type":"object"}`), Kind: operations.KindRead,
-		Handler: func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{"sunny":true}`), nil },
+		Handler: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(`{"sunny":true}`), nil
+		},
 	}
 }
 
