@@ -493,8 +493,11 @@ func (s *Server) overview(f filters) *Envelope {
 		if hs := s.opts.SourceHealth(); len(hs) > 0 {
 			data["sources"] = hs
 			for _, h := range hs {
-				if h.State == "failed" || h.State == "starting" {
-					warnings = append(warnings, fmt.Sprintf("source %s is %s; its operations answer upstream_unavailable until it is up%s", h.Source, h.State, errorSuffix(h.Error)))
+				switch h.State {
+				case "failed":
+					warnings = append(warnings, fmt.Sprintf("source %s failed%s; its operations answer upstream_unavailable until it restarts on a later call", h.Source, errorSuffix(h.Error)))
+				case "starting":
+					warnings = append(warnings, fmt.Sprintf("source %s is still starting; calls to its operations wait for it", h.Source))
 				}
 			}
 		}

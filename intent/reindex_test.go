@@ -59,7 +59,7 @@ func TestOverviewReportsSourceHealth(t *testing.T) {
 	if !env.OK || !strings.Contains(string(env.Data), `"source":"mcp:db","state":"failed"`) {
 		t.Fatalf("overview: %s", env.JSON())
 	}
-	if len(env.Warnings) != 1 || !strings.Contains(env.Warnings[0], "mcp:db is failed") || !strings.Contains(env.Warnings[0], "exit status 1") {
+	if len(env.Warnings) != 1 || !strings.Contains(env.Warnings[0], "mcp:db failed") || !strings.Contains(env.Warnings[0], "exit status 1") {
 		t.Fatalf("warnings %v", env.Warnings)
 	}
 }

@@ -22,6 +22,7 @@ const (
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f serverFlags
+	defer f.src.close() // ends upstream MCP servers, if any were started
 	fs := newFlagSet("serve", "serve [flags]", stderr)
 	f.register(fs)
 	rest, code, ok := parseFlags(fs, args)

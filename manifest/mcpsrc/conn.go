@@ -370,7 +370,7 @@ func (c *conn) status() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := Status{Server: c.srv.Name, Namespace: c.srv.ID(), Transport: c.srv.Transport(), State: c.state, Tools: c.tools, StartedIn: c.startedIn}
-	if c.err != nil && c.state != StateReady {
+	if c.err != nil && c.state == StateFailed {
 		s.Error = c.err.Error()
 	}
 	return s

@@ -45,15 +45,6 @@ func startFleet(t *testing.T, reg *operations.Registry, opts Options, servers ..
 	return f
 }
 
-func statusOf(f *Fleet, name string) Status {
-	for _, s := range f.Status() {
-		if s.Server == name {
-			return s
-		}
-	}
-	return Status{}
-}
-
 func TestFleetServesToolsAsOperations(t *testing.T) {
 	reg := operations.NewRegistry()
 	f := startFleet(t, reg, Options{StartTimeout: 20 * time.Second}, testServer(t, "Notes App", "serve"))

@@ -14,3 +14,13 @@ func TestMain(m *testing.M) {
 	fleetParentMain()
 	os.Exit(m.Run())
 }
+
+// statusOf is the status of the server named name.
+func statusOf(f *Fleet, name string) Status {
+	for _, s := range f.Status() {
+		if s.Server == name {
+			return s
+		}
+	}
+	return Status{}
+}
