@@ -125,7 +125,7 @@ func processGone(t *testing.T, pid int) {
 // intentsrv and its child.
 func TestE2EUpstreamGoServer(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	p := serveProcess(t, "--mcp-config", goUpstreamConfig(t, pidFile), "--mcp-cache", "off", "--writes", "confirm")
+	p := serveProcess(t, "--mcp-config", goUpstreamConfig(t, pidFile), "--mcp-cache", "off", "--writes", "confirm", "--max-result-tokens", "400")
 	c := p.client
 	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil || len(list.Tools) != 4 {
@@ -166,6 +166,16 @@ func TestE2EUpstreamGoServer(t *testing.T) {
 	env = callTool(t, c, "act", map[string]any{"action": "notes.wipe", "plan_ref": details.PlanRef})
 	if !env.OK || !strings.Contains(string(env.Data), "wiped") {
 		t.Fatalf("confirmed act: %+v", env)
+	}
+
+	// The result budget applies to upstream results: 300 content blocks
+	// are cut at block boundaries.
+	var full struct {
+		Content []json.RawMessage `json:"content"`
+	}
+	env = callTool(t, c, "ask", map[string]any{"action": "notes.many"})
+	if !env.OK || json.Unmarshal(env.Data, &full) != nil || len(full.Content) == 0 || len(full.Content) >= 300 {
+		t.Fatalf("many: %d blocks, want fewer than 300 under a 400-token budget (%s)", len(full.Content), env.Code)
 	}
 
 	child := readPIDFile(t, pidFile)
@@ -246,13 +256,13 @@ func TestYAMLUpstreamWithFiltersAndOverlay(t *testing.T) {
 		t.Fatalf("list: exit %d\n%s", code, stderr.String())
 	}
 	ids := strings.Fields(stdout.String())
-	if strings.Contains(stdout.String(), "n.crash") || !strings.Contains(stdout.String(), "n.echo") || len(ids) != 6 {
+	if strings.Contains(stdout.String(), "n.crash") || !strings.Contains(stdout.String(), "n.echo") || len(ids) != testupstream.Tools-2 {
 		t.Fatalf("ids %v", ids)
 	}
 	stdout.Reset()
 	run(context.Background(), []string{"doctor", "--config", filepath.Join(dir, "intentsrv.yaml"), "--mcp-cache", "off", "--writes", "allow"}, nil, &stdout, &stderr)
 	out := stdout.String()
-	if !strings.Contains(out, "notes (stdio): started and listed 8 tools") || !strings.Contains(out, "6 operations under n.*") {
+	if !strings.Contains(out, fmt.Sprintf("notes (stdio): started and listed %d tools", testupstream.Tools)) || !strings.Contains(out, fmt.Sprintf("%d operations under n.*", testupstream.Tools-2)) {
 		t.Fatalf("doctor upstream line missing:\n%s", out)
 	}
 	if !strings.Contains(out, "n.wipe: served as write by an operator overlay; its upstream's annotations declare destructive") {

@@ -37,6 +37,9 @@ const (
 	EnvSlowDelay = "INTENTSRV_TEST_UPSTREAM_SLOW"
 )
 
+// Tools is how many tools New serves before any is added at run time.
+const Tools = 9
+
 // PNG is the one-pixel image the "image" tool returns, base64-encoded.
 var PNG = base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n-test-image-bytes-"))
 
@@ -120,6 +123,15 @@ func New() *server.MCPServer {
 			mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "test://notes/2", MIMEType: "text/plain", Text: "second note"}),
 			mcp.NewEmbeddedResource(mcp.BlobResourceContents{URI: "test://blob", MIMEType: "application/octet-stream", Blob: PNG}),
 		}}, nil
+	})
+	s.AddTool(mcp.Tool{
+		Name: "many", Description: "Return 300 text blocks.", InputSchema: mcp.ToolInputSchema{Type: "object"}, Annotations: read,
+	}, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r := &mcp.CallToolResult{}
+		for i := range 300 {
+			r.Content = append(r.Content, mcp.NewTextContent(fmt.Sprintf("line %d of a long answer", i)))
+		}
+		return r, nil
 	})
 	s.AddTool(mcp.Tool{
 		Name: "fail", Description: "Always fails.", InputSchema: mcp.ToolInputSchema{Type: "object"}, Annotations: read,

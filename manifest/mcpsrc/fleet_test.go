@@ -48,7 +48,7 @@ func startFleet(t *testing.T, reg *operations.Registry, opts Options, servers ..
 func TestFleetServesToolsAsOperations(t *testing.T) {
 	reg := operations.NewRegistry()
 	f := startFleet(t, reg, Options{StartTimeout: 20 * time.Second}, testServer(t, "Notes App", "serve"))
-	if st := statusOf(f, "Notes App"); st.State != StateReady || st.Operations != 8 {
+	if st := statusOf(f, "Notes App"); st.State != StateReady || st.Operations != testupstream.Tools {
 		t.Fatalf("status %+v", st)
 	}
 	kinds := map[string]operations.Kind{}
@@ -269,7 +269,7 @@ func TestFleetServesFromCacheWhileStarting(t *testing.T) {
 	reg2 := operations.NewRegistry()
 	f2 := startFleet(t, reg2, Options{StartTimeout: 20 * time.Second, CacheDir: dir}, srv)
 	st := statusOf(f2, "t")
-	if st.State != StateStarting || !st.Cached || reg2.Len() != 8 {
+	if st.State != StateStarting || !st.Cached || reg2.Len() != testupstream.Tools {
 		t.Fatalf("second start: %+v, %d operations; want starting, served from the cache", st, reg2.Len())
 	}
 	out, err := reg2.Call(context.Background(), "t.echo", json.RawMessage(`{"message":"cached"}`))
