@@ -49,7 +49,7 @@ type servedProcess struct {
 	stderr *bytes.Buffer
 }
 
-func serveProcess(t *testing.T, args ...string) *servedProcess {
+func serveProcess(t testing.TB, args ...string) *servedProcess {
 	t.Helper()
 	cmd := exec.Command(intentsrvBinary(t), append([]string{"serve"}, args...)...)
 	cmd.Env = append(os.Environ(), "INTENTSRV_PLAN_KEY=")
