@@ -38,7 +38,7 @@ const (
 )
 
 // Tools is how many tools New serves before any is added at run time.
-const Tools = 9
+const Tools = 10
 
 // PNG is the one-pixel image the "image" tool returns, base64-encoded.
 var PNG = base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n-test-image-bytes-"))
@@ -161,6 +161,21 @@ func New() *server.MCPServer {
 				return mcp.NewToolResultText("hello from " + name), nil
 			})
 		return mcp.NewToolResultText("added " + name), nil
+	})
+	s.AddTool(mcp.Tool{
+		Name: "grow_later", Description: "Add the tool named in name a moment after answering (tools/list_changed arrives between calls).",
+		InputSchema: mcp.ToolInputSchema{Type: "object", Properties: map[string]any{"name": map[string]any{"type": "string"}}, Required: []string{"name"}},
+		Annotations: mcp.ToolAnnotation{ReadOnlyHint: boolp(false), DestructiveHint: boolp(false)},
+	}, func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		name := r.GetString("name", "")
+		go func() {
+			time.Sleep(200 * time.Millisecond)
+			s.AddTool(mcp.Tool{Name: name, Description: "A tool added between calls: " + name, InputSchema: mcp.ToolInputSchema{Type: "object"}, Annotations: read},
+				func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return mcp.NewToolResultText("hello from " + name), nil
+				})
+		}()
+		return mcp.NewToolResultText("will add " + name), nil
 	})
 	return s
 }

@@ -189,7 +189,8 @@ func (c *conn) newClient(stderr *tail) (*client.Client, error) {
 		}
 		t = sse
 	default:
-		h, err := transport.NewStreamableHTTP(c.srv.URL, transport.WithHTTPHeaders(c.srv.Headers))
+		// The standing GET stream carries tools/list_changed between calls.
+		h, err := transport.NewStreamableHTTP(c.srv.URL, transport.WithHTTPHeaders(c.srv.Headers), transport.WithContinuousListening())
 		if err != nil {
 			return nil, fmt.Errorf("streamable http %s: %w", c.srv.URL, err)
 		}

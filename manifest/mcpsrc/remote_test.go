@@ -55,6 +55,22 @@ func TestFleetRemoteTransports(t *testing.T) {
 			t.Fatalf("%s echo: %s, %v", name, out, err)
 		}
 	}
+	// tools/list_changed arrives between calls on both transports.
+	for _, name := range []string{"stream", "legacy"} {
+		if _, err := reg.Call(context.Background(), name+".grow_later", json.RawMessage(`{"name":"late"}`)); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if _, ok := reg.Get(name + ".late"); ok {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the tool added at run time was not registered", name)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	if streamSeen.Load() == 0 || sseSeen.Load() == 0 {
 		t.Fatalf("configured headers did not reach the servers (streamable %d, sse %d)", streamSeen.Load(), sseSeen.Load())
 	}
