@@ -52,4 +52,14 @@ func (s *Server) Reindex() {
 	s.reindexMu.Lock()
 	defer s.reindexMu.Unlock()
 	s.idx.Store(s.buildIndex())
+	// Descriptor data is cached per operation value; drop the entries of
+	// operations the registry no longer holds, so an upstream that changes
+	// its tools often does not grow the cache without bound.
+	s.infos.Range(func(k, _ any) bool {
+		op := k.(*operations.Operation)
+		if cur, ok := s.reg.Get(op.ID); !ok || cur != op {
+			s.infos.Delete(k)
+		}
+		return true
+	})
 }

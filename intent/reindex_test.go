@@ -63,3 +63,26 @@ func TestOverviewReportsSourceHealth(t *testing.T) {
 		t.Fatalf("warnings %v", env.Warnings)
 	}
 }
+
+// Replacing an operation many times (an upstream re-listing its tools)
+// leaves one descriptor cache entry per live operation.
+func TestReindexDropsStaleDescriptorCache(t *testing.T) {
+	reg := operations.NewRegistry()
+	reg.MustRegister(weatherOp("weather.forecast"))
+	s, err := New(reg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		call(t, s, "describe", `{"action":"weather.forecast"}`)
+		reg.Remove("weather.forecast")
+		reg.MustRegister(weatherOp("weather.forecast"))
+		s.Reindex()
+	}
+	call(t, s, "describe", `{"action":"weather.forecast"}`)
+	n := 0
+	s.infos.Range(func(any, any) bool { n++; return true })
+	if n != 1 {
+		t.Fatalf("%d descriptor cache entries for one live operation", n)
+	}
+}
