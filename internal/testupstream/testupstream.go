@@ -38,7 +38,7 @@ const (
 )
 
 // Tools is how many tools New serves before any is added at run time.
-const Tools = 10
+const Tools = 11
 
 // PNG is the one-pixel image the "image" tool returns, base64-encoded.
 var PNG = base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n-test-image-bytes-"))
@@ -142,6 +142,12 @@ func New() *server.MCPServer {
 		Name: "crash", Description: "Exit the server process.", InputSchema: mcp.ToolInputSchema{Type: "object"}, Annotations: read,
 	}, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		os.Exit(3)
+		return nil, nil
+	})
+	s.AddTool(mcp.Tool{
+		Name: "freeze", Description: "Stop the whole server process (SIGSTOP): it answers nothing more.", InputSchema: mcp.ToolInputSchema{Type: "object"}, Annotations: read,
+	}, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		freeze()
 		return nil, nil
 	})
 	s.AddTool(mcp.Tool{

@@ -35,6 +35,10 @@ const (
 	backoffMax   = 30 * time.Second
 )
 
+// defaultPingTimeout is how long a server that let a call run out of time
+// has to answer a ping before it counts as hung.
+const defaultPingTimeout = 5 * time.Second
+
 // conn is one upstream server: its client, its state, and the restarts.
 // A conn starts once when the fleet starts; after a failure or a crash it
 // starts again on the next call that needs it, no sooner than the backoff
@@ -43,6 +47,8 @@ type conn struct {
 	srv     Server
 	log     *slog.Logger
 	timeout time.Duration // bounds one start (connect, initialize, list)
+	// pingTimeout bounds the ping that follows a call that ran out of time.
+	pingTimeout time.Duration
 	// onTools receives the tool list after every start and every
 	// notifications/tools/list_changed.
 	onTools func(tools []mcp.Tool)
@@ -64,7 +70,7 @@ type conn struct {
 
 func newConn(srv Server, timeout time.Duration, log *slog.Logger, onTools func([]mcp.Tool)) *conn {
 	life, stop := context.WithCancel(context.Background())
-	return &conn{srv: srv, log: log.With("upstream", srv.Name), timeout: timeout, onTools: onTools,
+	return &conn{srv: srv, log: log.With("upstream", srv.Name), timeout: timeout, pingTimeout: defaultPingTimeout, onTools: onTools,
 		now: time.Now, state: StateFailed, err: errors.New("not started"), life: life, stop: stop}
 }
 
@@ -322,6 +328,11 @@ func (c *conn) call(ctx context.Context, op, tool string, args json.RawMessage) 
 	res, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: params}})
 	if err != nil {
 		if ctx.Err() != nil {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				// A slow tool, or a server that stopped answering: a ping
+				// tells them apart without holding up this answer.
+				go c.probe(cl)
+			}
 			return nil, ctx.Err()
 		}
 		if c.lost(cl, err) {
@@ -334,6 +345,17 @@ func (c *conn) call(ctx context.Context, op, tool string, args json.RawMessage) 
 	return ConvertResult(op, res)
 }
 
+// probe pings cl after a call ran out of time; a server that does not
+// answer the ping either is hung, and is marked failed so that the next
+// call starts it afresh.
+func (c *conn) probe(cl *client.Client) {
+	ctx, cancel := context.WithTimeout(c.life, c.pingTimeout)
+	defer cancel()
+	if err := cl.Ping(ctx); err != nil && c.life.Err() == nil {
+		c.markLost(cl, fmt.Errorf("stopped answering (no answer to ping within %s): %w", c.pingTimeout, err))
+	}
+}
+
 // lost reports whether err means the connection to cl is gone, and if so
 // marks the server failed so that the next call starts it again.
 func (c *conn) lost(cl *client.Client, err error) bool {
@@ -341,18 +363,24 @@ func (c *conn) lost(cl *client.Client, err error) bool {
 	if !errors.Is(err, transport.ErrTransportClosed) && !errors.As(err, &te) {
 		return false
 	}
+	c.markLost(cl, fmt.Errorf("connection lost: %w", err))
+	return true
+}
+
+// markLost records that cl no longer serves: the server is failed, the
+// next call restarts it (at once the first time), and cl is closed.
+func (c *conn) markLost(cl *client.Client, err error) {
 	c.mu.Lock()
 	if c.client == cl && c.state == StateReady {
 		c.client = nil
 		c.state = StateFailed
 		c.failures++
-		c.err = c.withStderr(fmt.Errorf("connection lost: %w", err))
+		c.err = c.withStderr(err)
 		c.retryAt = c.now().Add(backoff(c.failures) - backoffFirst) // the first restart is immediate
-		c.log.Warn("upstream connection lost", "err", c.err)
+		c.log.Warn("upstream lost; it restarts on the next call", "err", c.err)
 	}
 	c.mu.Unlock()
 	go cl.Close()
-	return true
 }
 
 // withStderr adds the last lines the child wrote on stderr to err.

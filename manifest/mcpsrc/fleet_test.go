@@ -364,3 +364,50 @@ func waitGone(t *testing.T, pid int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A server that stops answering altogether (not just one slow tool) is
+// found by a ping after a call runs out of time, and replaced on the next
+// call; a merely slow tool leaves the server in place.
+func TestFleetRestartsAHungServer(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	reg := operations.NewRegistry()
+	f := startFleet(t, reg, Options{StartTimeout: 20 * time.Second}, testServer(t, "t", "serve", testupstream.EnvPIDFile, pidFile))
+	f.conns[0].pingTimeout = 300 * time.Millisecond
+	first := readPID(t, pidFile)
+
+	slow, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	_, err := reg.Call(slow, "t.sleep", nil)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("sleep: %v", err)
+	}
+	time.Sleep(time.Second) // the probe's ping is answered
+	if st := statusOf(f, "t"); st.State != StateReady {
+		t.Fatalf("a slow tool must not fail the server: %+v", st)
+	}
+
+	frozen, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	_, err = reg.Call(frozen, "t.freeze", nil)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("freeze: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for statusOf(f, "t").State != StateFailed {
+		if time.Now().After(deadline) {
+			t.Fatalf("the hung server was not noticed: %+v", statusOf(f, "t"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st := statusOf(f, "t"); !strings.Contains(st.Error, "stopped answering") {
+		t.Fatalf("status %+v", st)
+	}
+	out, err := reg.Call(context.Background(), "t.echo", json.RawMessage(`{"message":"fresh"}`))
+	if err != nil || !strings.Contains(string(out), "echo: fresh") {
+		t.Fatalf("after restart: %s, %v", out, err)
+	}
+	if readPID(t, pidFile) == first {
+		t.Fatal("the hung server was not replaced")
+	}
+	waitGone(t, first)
+}
