@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -152,5 +154,70 @@ func TestE2EServerEverything(t *testing.T) {
 	env = callTool(t, c, "ask", map[string]any{"action": "everything.echo", "params": map[string]any{"message": "back"}})
 	if !env.OK || !strings.Contains(string(env.Data), "back") {
 		t.Fatalf("after restart: %+v", env)
+	}
+}
+
+// loopbackPreload makes every Node HTTP server listen on 127.0.0.1 only:
+// server-everything's HTTP mode listens on all interfaces, and test servers
+// here stay on loopback.
+const loopbackPreload = `import http from "node:http";
+const listen = http.Server.prototype.listen;
+http.Server.prototype.listen = function (port, ...rest) {
+  if (typeof port === "number" || (typeof port === "string" && /^[0-9]+$/.test(port))) {
+    return listen.call(this, Number(port), "127.0.0.1", ...rest.filter((x) => typeof x === "function"));
+  }
+  return listen.call(this, port, ...rest);
+};
+`
+
+// intentsrv in front of server-everything as a remote upstream over
+// streamable HTTP.
+func TestE2EServerEverythingStreamableHTTP(t *testing.T) {
+	entry := findServerEverything(t)
+	dir := t.TempDir()
+	preload := filepath.Join(dir, "loopback.mjs")
+	if err := os.WriteFile(preload, []byte(loopbackPreload), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	node := exec.Command("node", "--import", preload, entry, "streamableHttp")
+	node.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	if err := node.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		node.Process.Kill()
+		node.Wait()
+	})
+	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server-everything did not listen on %s: %v", url, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"remote": map[string]any{"url": url}}})
+	cfg := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(cfg, doc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := serveProcess(t, "--mcp-config", cfg, "--mcp-cache", "off")
+	env := callTool(t, p.client, "find", map[string]any{"intent": "sum of two numbers"})
+	if !env.OK || !strings.Contains(string(env.Data), `"id":"remote.get_sum"`) {
+		t.Fatalf("find: %s", env.Data)
+	}
+	env = callTool(t, p.client, "ask", map[string]any{"action": "remote.get_sum", "params": map[string]any{"a": 40, "b": 2}})
+	if !env.OK || !strings.Contains(string(env.Data), "42") {
+		t.Fatalf("get_sum over streamable HTTP: %+v", env)
+	}
+	env = callTool(t, p.client, "ask", map[string]any{"action": "remote.get_tiny_image"})
+	if !env.OK || !strings.Contains(string(env.Data), `"type":"image"`) {
+		t.Fatalf("image over streamable HTTP: %s", env.Data)
 	}
 }

@@ -168,6 +168,29 @@ func TestE2EUpstreamGoServer(t *testing.T) {
 		t.Fatalf("confirmed act: %+v", env)
 	}
 
+	// A tool the upstream adds at run time becomes findable and callable.
+	env = callTool(t, c, "act", map[string]any{"action": "notes.grow", "params": map[string]any{"name": "fetchWeather"}})
+	json.Unmarshal(env.Details, &details)
+	env = callTool(t, c, "act", map[string]any{"action": "notes.grow", "params": map[string]any{"name": "fetchWeather"}, "plan_ref": details.PlanRef})
+	if !env.OK {
+		t.Fatalf("grow: %+v", env)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		env = callTool(t, c, "find", map[string]any{"intent": "fetch weather"})
+		if strings.Contains(string(env.Data), `"id":"notes.fetch_weather"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tool added at run time is not findable: %s", env.Data)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	env = callTool(t, c, "ask", map[string]any{"action": "notes.fetch_weather"})
+	if !env.OK || !strings.Contains(string(env.Data), "hello from fetchWeather") {
+		t.Fatalf("the new tool: %+v", env)
+	}
+
 	// The result budget applies to upstream results: 300 content blocks
 	// are cut at block boundaries.
 	var full struct {
