@@ -4,8 +4,16 @@ package testupstream
 
 import (
 	"os"
+	"os/exec"
 	"syscall"
 )
 
-// freeze stops this process, as a hung server would be.
-func freeze() { _ = syscall.Kill(os.Getpid(), syscall.SIGSTOP) }
+// freeze turns this process into one that holds its pipes open and never
+// answers again (it becomes "sleep"), as a hung server would be; the pid
+// stays the same.
+func freeze() {
+	if sleep, err := exec.LookPath("sleep"); err == nil {
+		_ = syscall.Exec(sleep, []string{"sleep", "3600"}, os.Environ())
+	}
+	select {}
+}

@@ -145,7 +145,7 @@ func New() *server.MCPServer {
 		return nil, nil
 	})
 	s.AddTool(mcp.Tool{
-		Name: "freeze", Description: "Stop the whole server process (SIGSTOP): it answers nothing more.", InputSchema: mcp.ToolInputSchema{Type: "object"}, Annotations: read,
+		Name: "freeze", Description: "Hang the whole server process: it answers nothing more.", InputSchema: mcp.ToolInputSchema{Type: "object"}, Annotations: read,
 	}, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		freeze()
 		return nil, nil

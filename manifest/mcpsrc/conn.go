@@ -136,6 +136,9 @@ func (c *conn) attempt(done chan struct{}, stderr *tail) {
 	if out.err != nil && out.cl != nil {
 		go out.cl.Close()
 	}
+	if out.err != nil && stderr != nil {
+		stderr.await(300 * time.Millisecond)
+	}
 	c.mu.Lock()
 	if c.state == StateStopped {
 		c.mu.Unlock()
@@ -149,8 +152,9 @@ func (c *conn) attempt(done chan struct{}, stderr *tail) {
 		c.retryAt = c.now().Add(backoff(c.failures))
 		c.state = StateFailed
 		c.err = c.withStderr(out.err)
+		err, wait := c.err, backoff(c.failures)
 		c.mu.Unlock()
-		c.log.Warn("upstream did not start", "err", c.err, "retry_after", backoff(c.failures))
+		c.log.Warn("upstream did not start", "err", err, "retry_after", wait)
 		return
 	}
 	c.client = out.cl
@@ -159,8 +163,9 @@ func (c *conn) attempt(done chan struct{}, stderr *tail) {
 	c.failures = 0
 	c.startedIn = c.now().Sub(begin)
 	c.tools = len(out.tools)
+	took := c.startedIn
 	c.mu.Unlock()
-	c.log.Info("upstream started", "transport", c.srv.Transport(), "tools", len(out.tools), "elapsed", c.startedIn.Round(time.Millisecond))
+	c.log.Info("upstream started", "transport", c.srv.Transport(), "tools", len(out.tools), "elapsed", took.Round(time.Millisecond))
 	c.onTools(out.tools)
 }
 

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 )
 
 // tailBytes is how much of a child's stderr is kept to explain a failure.
@@ -51,4 +52,20 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.Join(strings.Fields(string(t.buf)), " ")
+}
+
+// await waits up to d for the child's stderr to reach the tail: the
+// transport copies it asynchronously, so a child that wrote why it failed
+// and exited may be seen to fail before its words arrive.
+func (t *tail) await(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		t.mu.Lock()
+		n := len(t.buf)
+		t.mu.Unlock()
+		if n > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
