@@ -14,7 +14,9 @@
 //
 // EnvPIDFile, when set, names a file the server writes its process id to.
 // EnvSlowFile, when set and the file exists, delays serving by EnvSlowDelay
-// (default 2s): the tests' "still starting" upstream.
+// (default 2s): the tests' "still starting" upstream. EnvFailFile, when set
+// and the file exists, makes "serve" fail as "fail" does: an upstream that
+// comes up only later.
 package testupstream
 
 import (
@@ -35,6 +37,7 @@ const (
 	EnvPIDFile   = "INTENTSRV_TEST_UPSTREAM_PIDFILE"
 	EnvSlowFile  = "INTENTSRV_TEST_UPSTREAM_SLOWFILE"
 	EnvSlowDelay = "INTENTSRV_TEST_UPSTREAM_SLOW"
+	EnvFailFile  = "INTENTSRV_TEST_UPSTREAM_FAILFILE"
 )
 
 // Tools is how many tools New serves before any is added at run time.
@@ -62,6 +65,12 @@ func Main() {
 	default:
 		fmt.Fprintf(os.Stderr, "testupstream: unknown mode %q\n", mode)
 		os.Exit(2)
+	}
+	if p := os.Getenv(EnvFailFile); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			fmt.Fprintln(os.Stderr, "testupstream: not ready yet (on purpose)")
+			os.Exit(1)
+		}
 	}
 	if p := os.Getenv(EnvSlowFile); p != "" {
 		if _, err := os.Stat(p); err == nil {

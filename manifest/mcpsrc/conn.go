@@ -62,6 +62,8 @@ type conn struct {
 	failures  int           // failed starts and crashes in a row
 	retryAt   time.Time     // no restart before this
 	startedIn time.Duration // how long the last successful start took
+	started   bool          // some start has succeeded (its tools are known)
+	retry     *time.Timer   // the background retry of a server never started
 	tools     int           // tools in the last list
 	stderr    *tail
 	life      context.Context // cancelled by close
@@ -152,11 +154,21 @@ func (c *conn) attempt(done chan struct{}, stderr *tail) {
 		c.retryAt = c.now().Add(backoff(c.failures))
 		c.state = StateFailed
 		c.err = c.withStderr(out.err)
-		err, wait := c.err, backoff(c.failures)
+		err, wait, first := c.err, backoff(c.failures), c.failures == 1
+		if !c.started {
+			// No tool of it is known, so no call will ever ask for it: it
+			// is retried in the background instead.
+			c.retry = time.AfterFunc(wait, c.retryInBackground)
+		}
 		c.mu.Unlock()
-		c.log.Warn("upstream did not start", "err", err, "retry_after", wait)
+		if first {
+			c.log.Warn("upstream did not start", "err", err, "retry_after", wait)
+		} else {
+			c.log.Debug("upstream did not start", "err", err, "retry_after", wait)
+		}
 		return
 	}
+	c.started = true
 	c.client = out.cl
 	c.state = StateReady
 	c.err = nil
@@ -167,6 +179,16 @@ func (c *conn) attempt(done chan struct{}, stderr *tail) {
 	c.mu.Unlock()
 	c.log.Info("upstream started", "transport", c.srv.Transport(), "tools", len(out.tools), "elapsed", took.Round(time.Millisecond))
 	c.onTools(out.tools)
+}
+
+// retryInBackground starts again a server that has never started, when
+// nothing else has started it meanwhile.
+func (c *conn) retryInBackground() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state == StateFailed && !c.started {
+		c.startLocked()
+	}
 }
 
 // backoff is the wait before the n-th restart in a row.
@@ -417,6 +439,9 @@ func (c *conn) close() error {
 	cl := c.client
 	c.client = nil
 	done := c.done
+	if c.retry != nil {
+		c.retry.Stop()
+	}
 	c.mu.Unlock()
 	c.stop()
 	if done != nil {

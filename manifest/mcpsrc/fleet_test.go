@@ -411,3 +411,29 @@ func TestFleetRestartsAHungServer(t *testing.T) {
 	}
 	waitGone(t, first)
 }
+
+// A server that failed its first start has no operations, so no call will
+// ever restart it: it is retried in the background, and its tools appear
+// once it comes up.
+func TestFleetRetriesANeverStartedServer(t *testing.T) {
+	failFile := filepath.Join(t.TempDir(), "fail")
+	if err := os.WriteFile(failFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reg := operations.NewRegistry()
+	f := startFleet(t, reg, Options{StartTimeout: 20 * time.Second}, testServer(t, "late", "serve", testupstream.EnvFailFile, failFile))
+	if st := statusOf(f, "late"); st.State != StateFailed || reg.Len() != 0 {
+		t.Fatalf("first start: %+v, %d operations", st, reg.Len())
+	}
+	os.Remove(failFile)
+	deadline := time.Now().Add(20 * time.Second)
+	for reg.Len() != testupstream.Tools {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never came up: %+v", statusOf(f, "late"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if st := statusOf(f, "late"); st.State != StateReady {
+		t.Fatalf("status %+v", st)
+	}
+}
