@@ -14,27 +14,34 @@ import (
 	"time"
 )
 
-// findServerEverything locates the reference MCP server's entry script:
-// $INTENTSRV_SERVER_EVERYTHING, or the copy .ci/install-server-everything.sh
-// installs under .cache. Without INTENTSRV_E2E=1 a missing server skips the
-// test; with it, a missing server fails it (CI installs every peer).
-func findServerEverything(t *testing.T) string {
+// findMCPServer locates a reference MCP server's entry script (name is
+// everything, filesystem or memory): $INTENTSRV_SERVER_<NAME>, or the copy
+// .ci/install-mcp-server.sh installs under .cache. Without INTENTSRV_E2E=1
+// the test is skipped; with it, a missing server fails it (CI installs
+// every peer).
+func findMCPServer(t *testing.T, name string) string {
 	t.Helper()
 	if os.Getenv("INTENTSRV_E2E") != "1" {
-		t.Skip("set INTENTSRV_E2E=1 (and install the peer with .ci/install-server-everything.sh) to run")
+		t.Skipf("set INTENTSRV_E2E=1 (and install the peer with .ci/install-mcp-server.sh %s) to run", name)
 	}
-	p := os.Getenv("INTENTSRV_SERVER_EVERYTHING")
+	env := "INTENTSRV_SERVER_" + strings.ToUpper(name)
+	p := os.Getenv(env)
 	if p == "" {
-		p = filepath.Join("..", "..", ".cache", "npm", "server-everything", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+		p = mcpServerCachePath(name)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("INTENTSRV_E2E=1 but server-everything is not installed (%v): run .ci/install-server-everything.sh or set INTENTSRV_SERVER_EVERYTHING", err)
+		t.Fatalf("INTENTSRV_E2E=1 but server-%s is not installed (%v): run .ci/install-mcp-server.sh %s or set %s", name, err, name, env)
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return abs
+}
+
+// mcpServerCachePath is where .ci/install-mcp-server.sh installs server-name.
+func mcpServerCachePath(name string) string {
+	return filepath.Join("..", "..", ".cache", "npm", "server-"+name, "node_modules", "@modelcontextprotocol", "server-"+name, "dist", "index.js")
 }
 
 // childPIDs lists the direct children of pid (Linux).
@@ -60,7 +67,7 @@ func childPIDs(t *testing.T, pid int) []int {
 // MCP client: find, describe, ask and act reach its tools; every content
 // type arrives; a killed upstream recovers on a later call.
 func TestE2EServerEverything(t *testing.T) {
-	entry := findServerEverything(t)
+	entry := findMCPServer(t, "everything")
 	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"everything": map[string]any{"command": "node", "args": []string{entry, "stdio"}},
 	}})
@@ -173,7 +180,7 @@ http.Server.prototype.listen = function (port, ...rest) {
 // intentsrv in front of server-everything as a remote upstream over
 // streamable HTTP.
 func TestE2EServerEverythingStreamableHTTP(t *testing.T) {
-	entry := findServerEverything(t)
+	entry := findMCPServer(t, "everything")
 	dir := t.TempDir()
 	preload := filepath.Join(dir, "loopback.mjs")
 	if err := os.WriteFile(preload, []byte(loopbackPreload), 0o600); err != nil {

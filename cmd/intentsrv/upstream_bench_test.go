@@ -36,7 +36,7 @@ func benchUpstreams(b *testing.B) []benchUpstream {
 		env: map[string]string{testupstream.EnvMode: "serve"}, tool: "echo", params: map[string]any{"message": "hi"}}}
 	p := os.Getenv("INTENTSRV_SERVER_EVERYTHING")
 	if p == "" {
-		p = filepath.Join("..", "..", ".cache", "npm", "server-everything", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+		p = mcpServerCachePath("everything")
 	}
 	if abs, err := filepath.Abs(p); err == nil {
 		if _, err := os.Stat(abs); err == nil {
