@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,16 +35,27 @@ func benchUpstreams(b *testing.B) []benchUpstream {
 	}
 	ups := []benchUpstream{{name: "go", command: exe, args: []string{"-test.run=^$"},
 		env: map[string]string{testupstream.EnvMode: "serve"}, tool: "echo", params: map[string]any{"message": "hi"}}}
-	p := os.Getenv("INTENTSRV_SERVER_EVERYTHING")
-	if p == "" {
-		p = mcpServerCachePath("everything")
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		if _, err := os.Stat(abs); err == nil {
-			ups = append(ups, benchUpstream{name: "everything", command: "node", args: []string{abs, "stdio"}, tool: "echo", params: map[string]any{"message": "hi"}})
-		}
+	if p := installedPeer("everything"); p != "" {
+		ups = append(ups, benchUpstream{name: "everything", command: "node", args: []string{p, "stdio"}, tool: "echo", params: map[string]any{"message": "hi"}})
 	}
 	return ups
+}
+
+// installedPeer is the entry script of reference server name when it is
+// installed, else "".
+func installedPeer(name string) string {
+	p := os.Getenv("INTENTSRV_SERVER_" + strings.ToUpper(name))
+	if p == "" {
+		p = mcpServerCachePath(name)
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return ""
+	}
+	return abs
 }
 
 func (u benchUpstream) config(b *testing.B) string {
@@ -186,6 +198,71 @@ func BenchmarkUpstreamListingTokens(b *testing.B) {
 				fronted = count(serveProcess(b, "--mcp-config", u.config(b), "--mcp-cache", "off", "--writes", "allow").client)
 			}
 			b.ReportMetric(float64(own), "upstream-tokens")
+			b.ReportMetric(float64(fronted), "intentsrv-tokens")
+		})
+	}
+}
+
+// BenchmarkThreePeersListingTokens compares what a host pays to list the
+// tools of server-everything, server-filesystem and server-memory (the sum
+// of their own tools/list answers) with intentsrv's one listing in front of
+// all three, o200k_base and cl100k_base, the same run.
+//
+//	go test ./cmd/intentsrv -run '^$' -bench BenchmarkThreePeersListingTokens -benchtime 1x
+func BenchmarkThreePeersListingTokens(b *testing.B) {
+	root := b.TempDir()
+	peers := map[string]benchUpstream{}
+	for _, n := range []string{"everything", "filesystem", "memory"} {
+		p := installedPeer(n)
+		if p == "" {
+			b.Skipf("server-%s is not installed (.ci/install-mcp-server.sh %s)", n, n)
+		}
+		u := benchUpstream{name: n, command: "node", args: []string{p}}
+		switch n {
+		case "everything":
+			u.args = append(u.args, "stdio")
+		case "filesystem":
+			u.args = append(u.args, root)
+		case "memory":
+			u.env = map[string]string{"MEMORY_FILE_PATH": filepath.Join(root, "memory.jsonl")}
+		}
+		peers[n] = u
+	}
+	servers := map[string]any{}
+	for n, u := range peers {
+		servers[n] = map[string]any{"command": u.command, "args": u.args, "env": u.env}
+	}
+	doc, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	cfg := filepath.Join(b.TempDir(), "mcp.json")
+	if err := os.WriteFile(cfg, doc, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	listed := func(c *client.Client, enc string) (tools, toks int) {
+		res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw, _ := json.Marshal(res.Tools)
+		n, err := tokens.Count(enc, string(raw))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(res.Tools), n
+	}
+	for _, enc := range []string{tokens.O200K, tokens.CL100K} {
+		b.Run(enc, func(b *testing.B) {
+			var sum, tools, fronted int
+			for range b.N {
+				sum, tools = 0, 0
+				for _, u := range peers {
+					n, t := listed(u.direct(b), enc)
+					tools += n
+					sum += t
+				}
+				_, fronted = listed(serveProcess(b, "--mcp-config", cfg, "--mcp-cache", "off", "--writes", "allow").client, enc)
+			}
+			b.ReportMetric(float64(tools), "upstream-tools")
+			b.ReportMetric(float64(sum), "upstreams-tokens")
 			b.ReportMetric(float64(fronted), "intentsrv-tokens")
 		})
 	}
