@@ -287,7 +287,7 @@ func (s *Server) describe(ctx context.Context, in Input) *Envelope {
 		if limit == 0 {
 			limit = defaultDescribeLimit
 		}
-		res := s.router.Search(in.Intent, s.filterFor(f), min(limit, maxFindLimit))
+		res := s.index().router.Search(in.Intent, s.filterFor(f), min(limit, maxFindLimit))
 		if len(res.Candidates) == 0 {
 			return failure(CodeNoMatch, "no operation matches that intent", nil,
 				&Remedy{Tool: ToolDescribe, Fix: "browse the namespaces with describe {} or rephrase"})
@@ -470,7 +470,7 @@ func (s *Server) describeTool(tool string) *Envelope {
 }
 
 func (s *Server) overview(f filters) *Envelope {
-	ns := s.namespaces
+	ns := s.index().namespaces
 	total := 0
 	for _, n := range ns {
 		total += n.Count
@@ -488,7 +488,30 @@ func (s *Server) overview(f filters) *Envelope {
 	if len(page) > 0 {
 		steps = append(steps, Step{Tool: ToolDescribe, Params: map[string]any{"namespace": page[0].Name}, Why: "list a namespace's operations"})
 	}
-	return success(data, steps...)
+	var warnings []string
+	if s.opts.SourceHealth != nil {
+		if hs := s.opts.SourceHealth(); len(hs) > 0 {
+			data["sources"] = hs
+			for _, h := range hs {
+				switch h.State {
+				case "failed":
+					warnings = append(warnings, fmt.Sprintf("source %s failed%s; its operations answer upstream_unavailable until it restarts on a later call", h.Source, errorSuffix(h.Error)))
+				case "starting":
+					warnings = append(warnings, fmt.Sprintf("source %s is still starting; calls to its operations wait for it", h.Source))
+				}
+			}
+		}
+	}
+	env := success(data, steps...)
+	env.Warnings = append(env.Warnings, warnings...)
+	return env
+}
+
+func errorSuffix(e string) string {
+	if e == "" {
+		return ""
+	}
+	return " (" + clip(e, 200) + ")"
 }
 
 type opLine struct {
@@ -499,11 +522,12 @@ type opLine struct {
 
 // namespaceExists reports whether ns is a visible namespace or a prefix of
 // one ("helpdesk" for "helpdesk.tickets").
-func (s *Server) namespaceExists(ns string) bool { return s.nsPrefixes[ns] }
+func (s *Server) namespaceExists(ns string) bool { return s.index().nsPrefixes[ns] }
 
 func (s *Server) unknownNamespace(ns string) *Envelope {
-	names := make([]string, len(s.namespaces))
-	for i, n := range s.namespaces {
+	known := s.index().namespaces
+	names := make([]string, len(known))
+	for i, n := range known {
 		names[i] = n.Name
 	}
 	sugg := closest(ns, names, 3)
@@ -556,7 +580,7 @@ func (s *Server) unknownAction(id, tool string) *Envelope {
 	sugg := s.routerFor(id, "").Suggest(id, router.Filter{Keep: s.visible}, 3)
 	if len(sugg) == 0 {
 		// An id that is not an id at all may be an intent typed into action.
-		res := s.router.Search(id, router.Filter{Keep: s.visible}, 3)
+		res := s.index().router.Search(id, router.Filter{Keep: s.visible}, 3)
 		if res.Decision != router.DecisionNoMatch {
 			for _, c := range res.Candidates {
 				sugg = append(sugg, c.Op.ID)

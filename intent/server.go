@@ -15,6 +15,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/intentsrv/intentsrv/operations"
@@ -97,6 +98,10 @@ type Options struct {
 	CatalogHint bool
 	// Synonyms extend the router's domain synonyms for this catalog.
 	Synonyms map[string][]string
+	// SourceHealth reports the state of sources that can be down (upstream
+	// MCP servers); describe's overview lists it and warns about each source
+	// that is starting or failed. Nil means every source is always up.
+	SourceHealth func() []SourceHealth
 	// Logger receives operational logs; nil discards them.
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now. Tests set it.
@@ -112,9 +117,21 @@ type Options struct {
 	Runs *runs.Manager
 }
 
+// SourceHealth is one operation source's state in describe's overview.
+type SourceHealth struct {
+	// Source is the operations' source, e.g. "mcp:github".
+	Source string `json:"source"`
+	// State is ready, starting, failed, disabled or stopped.
+	State string `json:"state"`
+	// Operations is how many of its operations are registered now.
+	Operations int `json:"operations"`
+	// Error says why a failed source failed.
+	Error string `json:"error,omitempty"`
+}
+
 // Server serves the four intent tools over one registry. It is safe for
-// concurrent use. The router index is built from the registry at New; a
-// server over a changed registry must be rebuilt.
+// concurrent use. The router index is built from the registry at New; after
+// the registry changes (an upstream's tools changed), Reindex rebuilds it.
 type Server struct {
 	reg    *operations.Registry
 	router *router.Router
@@ -132,11 +149,10 @@ type Server struct {
 	runs     *runs.Manager
 	builtins *builtins
 
-	// namespaces are the visible namespaces, and nsPrefixes each of them
-	// and every dotted prefix of one, computed once at New: find with a
-	// namespace filter must not scan the catalog.
-	namespaces []operations.Namespace
-	nsPrefixes map[string]bool
+	// idx is the router and namespace index over the visible operations,
+	// built at New and replaced whole by Reindex.
+	idx       atomic.Pointer[catalogIndex]
+	reindexMu sync.Mutex // one rebuild at a time, so the last change wins
 }
 
 // New builds a Server over reg. It validates the options and indexes every
@@ -186,28 +202,12 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 			"writes", opts.Writes)
 	}
 	s.plans = newPlanSigner(opts.PlanKey, opts.PlanTTL, opts.Now, opts.PlanStore)
-	var visible []*operations.Operation
 	for _, op := range reg.All() {
 		if isReservedID(op.ID) {
 			return nil, reservedError(op)
 		}
-		if s.visible(op) {
-			visible = append(visible, op)
-		}
 	}
-	s.router = router.New(visible, router.Options{Synonyms: opts.Synonyms})
-	s.namespaces = s.builtins.addNamespace(reg.Namespaces(s.visible))
-	s.nsPrefixes = make(map[string]bool, 2*len(s.namespaces))
-	for _, n := range s.namespaces {
-		for p := n.Name; p != ""; {
-			s.nsPrefixes[p] = true
-			i := strings.LastIndexByte(p, '.')
-			if i < 0 {
-				break
-			}
-			p = p[:i]
-		}
-	}
+	s.idx.Store(s.buildIndex())
 	return s, nil
 }
 
@@ -215,7 +215,7 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 func (s *Server) Registry() *operations.Registry { return s.reg }
 
 // Router returns the server's router over the visible operations.
-func (s *Server) Router() *router.Router { return s.router }
+func (s *Server) Router() *router.Router { return s.index().router }
 
 // Options returns the effective options (defaults filled in).
 func (s *Server) Options() Options { return s.opts }

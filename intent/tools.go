@@ -85,7 +85,7 @@ func (s *Server) Tools() []ToolDef {
 }
 
 func (s *Server) catalogHint() string {
-	ns := s.namespaces
+	ns := s.index().namespaces
 	total := 0
 	names := make([]string, 0, len(ns))
 	for _, n := range ns {

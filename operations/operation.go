@@ -9,6 +9,8 @@ package operations
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -165,6 +167,25 @@ func CheckID(id string) error {
 		return fmt.Errorf("operation id %q is not lowercase dotted segments of [a-z0-9_] (e.g. \"tickets.get\")", id)
 	}
 	return nil
+}
+
+// FitID cuts id to MaxIDLength when it is longer, replacing its tail with
+// a short hash of the whole id so that two long ids that share a prefix stay
+// distinct. Sources that build ids from outside names call it.
+func FitID(id string) string {
+	if len(id) <= MaxIDLength {
+		return id
+	}
+	h := ShortHash(id)
+	cut := strings.TrimRight(id[:MaxIDLength-len(h)-1], "._")
+	return cut + "_" + h
+}
+
+// ShortHash is 8 hex digits of the SHA-256 of s: enough to tell apart the
+// few names that collide in one catalog, short enough for an id.
+func ShortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
 }
 
 // DefaultNamespace is the namespace of an id whose operation names none: the

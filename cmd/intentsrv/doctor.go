@@ -13,6 +13,7 @@ import (
 
 	"github.com/intentsrv/intentsrv/gate"
 	"github.com/intentsrv/intentsrv/intent"
+	"github.com/intentsrv/intentsrv/manifest/mcpsrc"
 	"github.com/intentsrv/intentsrv/manifest/openapi"
 	"github.com/intentsrv/intentsrv/operations"
 )
@@ -76,6 +77,7 @@ func doctorChecks() []doctorCheck {
 	return []doctorCheck{
 		{"config", checkConfig},
 		{"sources", checkSources},
+		{"upstream", checkUpstreams},
 		{"writes", checkWrites},
 		{"kinds", checkKinds},
 		{"text", checkTextPolicy},
@@ -89,6 +91,7 @@ func doctorChecks() []doctorCheck {
 
 func runDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var f serverFlags
+	defer f.src.close() // ends upstream MCP servers, if any were started
 	fs := newFlagSet("doctor", "doctor [flags]", stderr)
 	f.register(fs)
 	var jsonOut, network bool
@@ -177,6 +180,38 @@ func checkSources(_ context.Context, env *doctorEnv) []finding {
 	return out
 }
 
+// checkUpstreams reports each upstream MCP server: whether it started, how
+// long that took, and what it lists. A server still starting (its
+// operations came from the tools cache) is waited for, within its start
+// timeout, so the report is about the server and not the cache.
+func checkUpstreams(ctx context.Context, env *doctorEnv) []finding {
+	if env.srv == nil {
+		return skipped()
+	}
+	f := env.src.fleet
+	if f == nil {
+		return []finding{{Status: statusSkip, Detail: "no upstream MCP server configured (--mcp-config, mcpServers)"}}
+	}
+	f.Wait(ctx)
+	var out []finding
+	for _, st := range f.Status() {
+		switch st.State {
+		case mcpsrc.StateReady:
+			status := statusOK
+			if st.Operations == 0 {
+				status = statusWarn
+			}
+			out = append(out, finding{Status: status, Detail: fmt.Sprintf("%s (%s): started and listed %d tools in %s; %d operations under %s.*",
+				st.Server, st.Transport, st.Tools, st.StartedIn.Round(time.Millisecond), st.Operations, st.Namespace)})
+		case mcpsrc.StateDisabled:
+			out = append(out, finding{Status: statusSkip, Detail: st.Server + ": disabled in its config"})
+		default:
+			out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%s (%s): %s: %s", st.Server, st.Transport, st.State, st.Error)})
+		}
+	}
+	return out
+}
+
 // checkKinds lists every operation served as a lower kind than its HTTP
 // method implies (a DELETE as a read): only the operator's overlay can do
 // that, and each such override is a decision someone should see.
@@ -187,6 +222,11 @@ func checkKinds(_ context.Context, env *doctorEnv) []finding {
 	var out []finding
 	for _, op := range env.srv.Registry().All() {
 		if op.HTTP == nil {
+			if f := env.src.fleet; f != nil {
+				if declared, ok := f.Declared(op.ID); ok && mcpsrc.Lowered(declared, op.Kind) {
+					out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%s: served as %s by an operator overlay; its upstream's annotations declare %s", op.ID, op.Kind, declared)})
+				}
+			}
 			continue
 		}
 		floor := openapi.MethodKind(op.HTTP.Method)
@@ -195,7 +235,7 @@ func checkKinds(_ context.Context, env *doctorEnv) []finding {
 		}
 	}
 	if len(out) == 0 {
-		return []finding{{Status: statusOK, Detail: "no operation is served as a lower kind than its HTTP method implies"}}
+		return []finding{{Status: statusOK, Detail: "no operation is served as a lower kind than its HTTP method or upstream annotations imply"}}
 	}
 	return out
 }

@@ -25,7 +25,7 @@ var (
 
 // intentsrvBinary builds the command once per test process and returns its
 // path.
-func intentsrvBinary(t *testing.T) string {
+func intentsrvBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "intentsrv-e2e-")

@@ -155,6 +155,7 @@ func evalQueries(ctx context.Context, src *sourceFlags, tools, queries string, v
 	} else {
 		log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		reg, _, err := buildRegistry(ctx, src, log)
+		defer src.close()
 		if err != nil {
 			return err
 		}

@@ -53,6 +53,7 @@ var anthropicToolSearch = anthropicTool{Type: "tool_search_tool_bm25_20251119", 
 
 func runExport(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var f serverFlags
+	defer f.src.close() // ends upstream MCP servers, if any were started
 	fs := newFlagSet("export", "export --format openai|anthropic|mcp [--flat] [flags]", stderr)
 	f.register(fs)
 	var format, out string

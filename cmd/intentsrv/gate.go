@@ -51,6 +51,7 @@ func (g *gateFlags) register(fs interface {
 
 func runGate(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var f serverFlags
+	defer f.src.close() // ends upstream MCP servers, if any were started
 	var g gateFlags
 	fs := newFlagSet("gate", "gate [flags]", stderr)
 	f.register(fs)

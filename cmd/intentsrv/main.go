@@ -232,6 +232,7 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 	}
 	reg, usedDefault, err := buildRegistry(ctx, &f.src, log)
 	if err != nil {
+		f.src.close()
 		return nil, false, err
 	}
 	planKey := f.planKey
@@ -249,13 +250,16 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 		PlanStore:       f.planStore,
 		PlanTTL:         f.planTTL,
 		CatalogHint:     f.catalogHint,
+		SourceHealth:    f.src.health(),
 		Logger:          log,
 		Wait:            wait,
 		Runs:            runs.NewManager(runs.Options{Retention: f.runRetention, Logger: log}),
 	})
 	if err != nil {
+		f.src.close()
 		return nil, false, err
 	}
+	f.src.attach(srv)
 	if srv.Router().Len() == 0 && reg.Len() > 0 {
 		log.Warn("no operation is visible: the --allow/--deny globs or the write policy hide all of them",
 			"operations", reg.Len(), "allow", f.allow.String(), "deny", f.deny.String(), "writes", writes)

@@ -15,6 +15,7 @@ import (
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f serverFlags
+	defer f.src.close() // ends upstream MCP servers, if any were started
 	fs := newFlagSet("serve", "serve [flags]", stderr)
 	f.register(fs)
 	maxMessage := fs.Int("max-message-bytes", mcpstdio.DefaultMaxMessageBytes, "longest JSON-RPC message (one stdio line) the server reads; a longer one is refused unread")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/intentsrv/intentsrv/manifest/config"
+	"github.com/intentsrv/intentsrv/manifest/mcpsrc"
 	"github.com/intentsrv/intentsrv/manifest/openapi"
 	"github.com/intentsrv/intentsrv/manifest/overlay"
 	"github.com/intentsrv/intentsrv/operations"
@@ -24,11 +25,16 @@ type sourceFlags struct {
 	baseURLs   multiFlag // [NAME=]URL
 	overlays   multiFlag // overlay files applied to every source
 	configFile string
+	mcpConfigs multiFlag // mcpServers JSON files
+	mcpCache   string
+	mcpStart   time.Duration
 	mock       bool
 	cacheDir   string
 	timeout    time.Duration
 	// getenv reads credentials; nil means os.Getenv (tests replace it).
 	getenv func(string) string
+	// fleet runs the upstream MCP servers once load has started them.
+	fleet *mcpsrc.Fleet
 }
 
 // multiFlag is a repeatable string flag.
@@ -46,6 +52,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.mock, "mock", false, "answer OpenAPI operations from the spec's examples and schemas; no network")
 	fs.StringVar(&s.cacheDir, "openapi-cache", "", `folder for parsed-spec caches (default: the user cache dir; "off" disables)`)
 	fs.DurationVar(&s.timeout, "upstream-timeout", openapi.DefaultTimeout, "time limit of one HTTP call to an OpenAPI upstream")
+	s.registerMCP(fs)
 }
 
 // sourceSpec is one OpenAPI source to load, from a flag or the config.
@@ -64,8 +71,15 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 	if err != nil {
 		return false, err
 	}
-	if len(specs) == 0 {
+	upstreams, err := s.upstreams()
+	if err != nil {
+		return false, err
+	}
+	if len(specs) == 0 && len(upstreams) == 0 {
 		return false, nil
+	}
+	if s.mock && len(upstreams) > 0 {
+		return true, errMockUpstreams
 	}
 	var overlays []*overlay.Overlay
 	for _, path := range globalOverlays {
@@ -92,6 +106,15 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 			reports[i] = append(reports[i], r)
 		}
 	}
+	if len(upstreams) > 0 {
+		reps, err := s.startUpstreams(ctx, reg, log, upstreams, overlays)
+		if err != nil {
+			return true, err
+		}
+		for i, r := range reps {
+			reports[i] = append(reports[i], r...)
+		}
+	}
 	for i, reps := range reports {
 		for _, m := range overlay.Unmatched(reps) {
 			log.Warn("overlay rule matched no operation", "overlay", globalOverlays[i], "match", m)
@@ -103,13 +126,18 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 // cacheDirectory is where parsed catalogs are cached; "" when caching is
 // off.
 func (s *sourceFlags) cacheDirectory() string {
-	switch s.cacheDir {
+	return cacheFolder(s.cacheDir, openapi.CacheDirDefault)
+}
+
+// cacheFolder reads a cache flag: "" means the default folder, "off" none.
+func cacheFolder(flag string, def func() string) string {
+	switch flag {
 	case "":
-		return openapi.CacheDirDefault()
+		return def()
 	case "off":
 		return ""
 	}
-	return s.cacheDir
+	return flag
 }
 
 // authEnv names the environment variables holding this source's

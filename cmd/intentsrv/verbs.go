@@ -23,6 +23,7 @@ import (
 func verbCommand(verb string) func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var f serverFlags
+		defer f.src.close() // ends upstream MCP servers, if any were started
 		synopsis := map[string]string{
 			intent.ToolFind:     "find [flags] INTENT...",
 			intent.ToolDescribe: "describe [flags] [ACTION]",
@@ -152,6 +153,7 @@ func setDefault(fs *flag.FlagSet, name, value string) {
 
 func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f serverFlags
+	defer f.src.close() // ends upstream MCP servers, if any were started
 	fs := newFlagSet("list", "list [flags]", stderr)
 	f.register(fs)
 	var withKind bool

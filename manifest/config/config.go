@@ -17,6 +17,16 @@
 //	    max_response_bytes: 4194304
 //	    mock: false
 //	overlays: [./all.overlay.yaml]      # applied to every source, after its own
+//	mcpServers:                          # upstream MCP servers, as hosts write them
+//	  github:
+//	    command: npx
+//	    args: [-y, "@modelcontextprotocol/server-github"]
+//	    env: {GITHUB_PERSONAL_ACCESS_TOKEN: "${GITHUB_TOKEN}"}
+//	    namespace: gh                    # optional; default: the name
+//	    include: ["gh.*"]                # id globs, as for OpenAPI sources
+//	    overlay: ./gh.overlay.yaml
+//	    start_timeout: 20s
+//	  search: {url: "https://example.com/mcp", headers: {Authorization: "Bearer ${SEARCH_TOKEN}"}}
 //
 // Relative paths are resolved against the config file's folder. Secrets
 // never go in this file: only the names of the variables that hold them.
@@ -35,6 +45,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/intentsrv/intentsrv/manifest/mcpsrc"
 	"github.com/intentsrv/intentsrv/manifest/openapi"
 	"github.com/intentsrv/intentsrv/operations"
 )
@@ -48,9 +59,28 @@ type File struct {
 	// Gate sets the surface gate's budgets (intentsrv gate); flags given on
 	// the command line win over these.
 	Gate *GateBudgets `yaml:"gate,omitempty"`
-	// MCPServers is reserved for upstream MCP servers (read by another
-	// source type); this package keeps it undecoded.
-	MCPServers yaml.Node `yaml:"mcpServers,omitempty"`
+	// MCPServers are upstream MCP servers by name: the standard entry
+	// (command, args, env, cwd, url, headers, type, disabled) plus
+	// namespace, include, exclude, overlay and start_timeout. Parse checks
+	// their shape; mcpsrc.Check (through Upstreams) checks the rest and
+	// expands ${VAR} references when the servers start.
+	MCPServers map[string]mcpsrc.Server `yaml:"mcpServers,omitempty"`
+
+	// Dir is the config file's folder; relative paths resolve against it.
+	Dir string `yaml:"-"`
+}
+
+// Upstreams returns the config's MCP servers checked by mcpsrc.Check, with
+// ${VAR} references expanded by getenv and relative paths resolved against
+// the config's folder; nil getenv means os.Getenv.
+func (f *File) Upstreams(getenv func(string) string) ([]mcpsrc.Server, error) {
+	servers := make([]mcpsrc.Server, 0, len(f.MCPServers))
+	for name, s := range f.MCPServers {
+		s.Name = name
+		s.Origin = "intentsrv.yaml"
+		servers = append(servers, s)
+	}
+	return mcpsrc.Check(servers, f.Dir, getenv)
 }
 
 // GateBudgets are the gate's budgets as config keys. Unset keys keep the
@@ -135,6 +165,7 @@ func Parse(data []byte, dir string) (*File, error) {
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("decode: %w", err)
 	}
+	f.Dir = dir
 	seen := map[string]bool{}
 	for i := range f.Sources {
 		s := &f.Sources[i]
@@ -163,6 +194,11 @@ func Parse(data []byte, dir string) (*File, error) {
 			if strings.ContainsAny(k+v, "\r\n") || http.CanonicalHeaderKey(k) == "Authorization" {
 				return nil, fmt.Errorf("%s: header %q is not allowed (credentials come from auth env vars)", where, k)
 			}
+		}
+	}
+	for name, m := range f.MCPServers {
+		if seen[mcpsrc.Segment(name)] && m.Namespace == "" {
+			return nil, fmt.Errorf("mcpServers %q: its operations would share the namespace %q with the OpenAPI source of that name; set namespace:", name, mcpsrc.Segment(name))
 		}
 	}
 	for i, o := range f.Overlays {

@@ -1,8 +1,6 @@
 package openapi
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -986,7 +984,7 @@ func (p *parser) assignIDs(ops []Op, parts [][2]string) {
 	ids := make([]string, len(ops))
 	for i := range ops {
 		ns := p.name + "." + parts[i][0]
-		ids[i] = fitID(ns + "." + parts[i][1])
+		ids[i] = operations.FitID(ns + "." + parts[i][1])
 		ops[i].Namespace = ns
 	}
 	groups := func() map[string][]int {
@@ -1007,9 +1005,9 @@ func (p *parser) assignIDs(ops []Op, parts [][2]string) {
 			for _, i := range idx {
 				where = append(where, ops[i].Method+" "+ops[i].Path)
 				if pass == 0 {
-					ids[i] = fitID(id + "_" + strings.ToLower(ops[i].Method))
+					ids[i] = operations.FitID(id + "_" + strings.ToLower(ops[i].Method))
 				} else {
-					ids[i] = fitID(id + "_" + shortHash(ops[i].Method+" "+ops[i].Path))
+					ids[i] = operations.FitID(id + "_" + operations.ShortHash(ops[i].Method+" "+ops[i].Path))
 				}
 			}
 			msg := fmt.Sprintf("operation id %q is shared by %s; each is qualified", id, strings.Join(where, ", "))
@@ -1022,21 +1020,6 @@ func (p *parser) assignIDs(ops []Op, parts [][2]string) {
 	for i := range ops {
 		ops[i].ID = ids[i]
 	}
-}
-
-// fitID cuts an id to the length limit, keeping it unique with a hash.
-func fitID(id string) string {
-	if len(id) <= operations.MaxIDLength {
-		return id
-	}
-	h := shortHash(id)
-	cut := strings.TrimRight(id[:operations.MaxIDLength-len(h)-1], "._")
-	return cut + "_" + h
-}
-
-func shortHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:4])
 }
 
 // blurbs maps namespaces to the descriptions of the tags they came from.

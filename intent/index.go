@@ -1,0 +1,67 @@
+package intent
+
+import (
+	"strings"
+
+	"github.com/intentsrv/intentsrv/operations"
+	"github.com/intentsrv/intentsrv/router"
+)
+
+// catalogIndex is what the verbs search: the router over the visible
+// operations, the visible namespaces, and nsPrefixes, each namespace and
+// every dotted prefix of one (find with a namespace filter must not scan
+// the catalog). It is immutable once built.
+type catalogIndex struct {
+	router     *router.Router
+	namespaces []operations.Namespace
+	nsPrefixes map[string]bool
+}
+
+// buildIndex indexes the registry's visible operations as they are now.
+func (s *Server) buildIndex() *catalogIndex {
+	var visible []*operations.Operation
+	for _, op := range s.reg.All() {
+		// A reserved id (runs.*) is refused at New; one an upstream
+		// brings later is not served.
+		if s.visible(op) && !isReservedID(op.ID) {
+			visible = append(visible, op)
+		}
+	}
+	idx := &catalogIndex{router: router.New(visible, router.Options{Synonyms: s.opts.Synonyms})}
+	idx.namespaces = s.builtins.addNamespace(s.reg.Namespaces(s.visible))
+	idx.nsPrefixes = make(map[string]bool, 2*len(idx.namespaces))
+	for _, n := range idx.namespaces {
+		for p := n.Name; p != ""; {
+			idx.nsPrefixes[p] = true
+			i := strings.LastIndexByte(p, '.')
+			if i < 0 {
+				break
+			}
+			p = p[:i]
+		}
+	}
+	return idx
+}
+
+// index is the current index.
+func (s *Server) index() *catalogIndex { return s.idx.Load() }
+
+// Reindex rebuilds the router and namespace index from the registry, for a
+// registry whose operations changed after New (an upstream MCP server's
+// tools changed). Calls under way keep the index they started with; later
+// calls see the new one. It is safe to call concurrently with everything.
+func (s *Server) Reindex() {
+	s.reindexMu.Lock()
+	defer s.reindexMu.Unlock()
+	s.idx.Store(s.buildIndex())
+	// Descriptor data is cached per operation value; drop the entries of
+	// operations the registry no longer holds, so an upstream that changes
+	// its tools often does not grow the cache without bound.
+	s.infos.Range(func(k, _ any) bool {
+		op := k.(*operations.Operation)
+		if cur, ok := s.reg.Get(op.ID); !ok || cur != op {
+			s.infos.Delete(k)
+		}
+		return true
+	})
+}

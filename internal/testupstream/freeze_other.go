@@ -1,0 +1,6 @@
+//go:build !unix
+
+package testupstream
+
+// freeze blocks forever where SIGSTOP does not exist.
+func freeze() { select {} }

@@ -1,0 +1,33 @@
+package mcpsrc
+
+import (
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+func TestKindFromAnnotations(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		name string
+		a    mcp.ToolAnnotation
+		want operations.Kind
+	}{
+		{"none: the specification's defaults", mcp.ToolAnnotation{}, operations.KindDestructive},
+		{"read-only", mcp.ToolAnnotation{ReadOnlyHint: &yes}, operations.KindRead},
+		{"read-only, not destructive", mcp.ToolAnnotation{ReadOnlyHint: &yes, DestructiveHint: &no}, operations.KindRead},
+		{"read-only and destructive: the riskier", mcp.ToolAnnotation{ReadOnlyHint: &yes, DestructiveHint: &yes}, operations.KindDestructive},
+		{"not read-only, destructive absent", mcp.ToolAnnotation{ReadOnlyHint: &no}, operations.KindDestructive},
+		{"not destructive", mcp.ToolAnnotation{DestructiveHint: &no}, operations.KindWrite},
+		{"destructive", mcp.ToolAnnotation{ReadOnlyHint: &no, DestructiveHint: &yes}, operations.KindDestructive},
+	} {
+		if got := Kind(c.a); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	if !Lowered(operations.KindDestructive, operations.KindRead) || Lowered(operations.KindRead, operations.KindWrite) {
+		t.Error("Lowered must report a served kind below the declared one, and only that")
+	}
+}
