@@ -72,10 +72,11 @@ func readExpectedFailures(path string) (map[string]string, error) {
 
 // conformanceCheck is one entry of a scenario's checks.json.
 type conformanceCheck struct {
-	ID           string `json:"id"`
-	Status       string `json:"status"`
-	Description  string `json:"description"`
-	ErrorMessage string `json:"errorMessage"`
+	ID           string          `json:"id"`
+	Status       string          `json:"status"`
+	Description  string          `json:"description"`
+	ErrorMessage string          `json:"errorMessage"`
+	Details      json.RawMessage `json:"details"`
 }
 
 // resultDir names the folder the suite writes per scenario:
@@ -202,7 +203,7 @@ func TestE2EConformance(t *testing.T) {
 						failures = append(failures, c.ID+": "+c.ErrorMessage)
 					}
 					if c.Status == "WARNING" {
-						t.Logf("%s: warning %s: %s %s", name, c.ID, c.Description, c.ErrorMessage)
+						t.Logf("%s: warning %s: %s %s %s", name, c.ID, c.Description, c.ErrorMessage, c.Details)
 					}
 				}
 				_, listed := expected[name]
