@@ -22,7 +22,7 @@ import (
 // embedded help-desk catalog.
 const benchIntent = "close a ticket with a reply"
 
-func helpdeskServer(b *testing.B) *intent.Server {
+func helpdeskServer(b testing.TB) *intent.Server {
 	b.Helper()
 	reg := operations.NewRegistry()
 	if err := helpdesk.New().Register(reg); err != nil {

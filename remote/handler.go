@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -96,7 +97,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		// bodies; only the audit peeks at a refused act call's arguments.
 		principal, challenge, refusal := s.authenticate(r)
 		if refusal != nil {
-			s.refusedAct(r, s.peekBody(r), "", refusal)
+			s.refusedAct(r, s.peekBody(w, r), "", refusal)
 			w.Header().Set("WWW-Authenticate", challenge)
 			writeEnvelope(w, http.StatusUnauthorized, refusal)
 			return
@@ -109,16 +110,23 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				Details: map[string]any{"retry_after_seconds": secs, "limit": "requests"},
 				Remedy:  &intent.Remedy{Tool: intent.ToolDescribe, Fix: fmt.Sprintf("wait %d s (Retry-After) and send the request again", secs)},
 			}
-			s.refusedAct(r, s.peekBody(r), principal, env)
+			s.refusedAct(r, s.peekBody(w, r), principal, env)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			writeEnvelope(w, http.StatusTooManyRequests, env)
 			return
 		}
 		if r.Body != nil {
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+			body, err := s.readBody(w, r)
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
 				s.tooLarge(w)
+				return
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				w.Header().Set("Connection", "close")
+				writeRefusal(w, http.StatusRequestTimeout, intent.CodeTimeout,
+					fmt.Sprintf("the request body did not arrive within %s", s.cfg.BodyReadTimeout),
+					"send the whole body at once, right after the headers")
 				return
 			}
 			if err != nil {
@@ -132,17 +140,36 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
+// readBody reads r's body under the body cap, within BodyReadTimeout.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	return s.readWithin(w, http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+}
+
+// readWithin reads body (a reader of the request's body) to its end
+// within BodyReadTimeout: the connection's read deadline is set for the
+// body alone and lifted once it is in, so a long-lived stream on the
+// connection is not cut later. An overdue body fails with an error
+// matching os.ErrDeadlineExceeded.
+func (s *Server) readWithin(w http.ResponseWriter, body io.Reader) ([]byte, error) {
+	rc := http.NewResponseController(w)
+	// Deadlines are wall-clock times on the connection, not s.now.
+	if err := rc.SetReadDeadline(time.Now().Add(s.cfg.BodyReadTimeout)); err == nil {
+		defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+	}
+	return io.ReadAll(body)
+}
+
 // auditPeekBytes bounds what the audit reads of a refused request's body
 // to tell whether it is an act call.
 const auditPeekBytes = 64 << 10
 
 // peekBody reads the start of a refused request's body for the audit; it
 // reads nothing when there is no audit log.
-func (s *Server) peekBody(r *http.Request) []byte {
+func (s *Server) peekBody(w http.ResponseWriter, r *http.Request) []byte {
 	if s.audit == nil || r.Body == nil {
 		return nil
 	}
-	b, _ := io.ReadAll(io.LimitReader(r.Body, min(auditPeekBytes, s.cfg.MaxBodyBytes)))
+	b, _ := s.readWithin(w, io.LimitReader(r.Body, min(auditPeekBytes, s.cfg.MaxBodyBytes)))
 	return b
 }
 

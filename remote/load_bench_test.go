@@ -74,22 +74,32 @@ func runClients(b *testing.B, n int, newCaller func() func() error) {
 	b.ReportMetric(0, "ns/op")
 }
 
+// dialMCP connects an initialized streamable HTTP client with headers;
+// the test's cleanup closes it.
+func dialMCP(tb testing.TB, url string, headers map[string]string) *client.Client {
+	tb.Helper()
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION, ClientInfo: mcp.Implementation{Name: "load", Version: "0"},
+	}}); err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
 // mcpCaller connects an initialized streamable HTTP client and returns a
 // caller of tool with args.
 func mcpCaller(b *testing.B, url string, headers map[string]string, tool string, args map[string]any) func() error {
-	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { c.Close() })
-	if err := c.Start(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION, ClientInfo: mcp.Implementation{Name: "load", Version: "0"},
-	}}); err != nil {
-		b.Fatal(err)
-	}
+	c := dialMCP(b, url, headers)
 	req := toolRequest(tool, args)
 	return func() error {
 		res, err := c.CallTool(context.Background(), req)

@@ -31,6 +31,7 @@ import (
 const (
 	DefaultMaxBodyBytes    = 1 << 20
 	DefaultShutdownTimeout = 30 * time.Second
+	DefaultBodyReadTimeout = 10 * time.Second
 	DefaultSessionIdleTTL  = 30 * time.Minute
 	// AnonymousPrincipal is the principal of every request when the server
 	// runs without keys.
@@ -53,6 +54,10 @@ type Config struct {
 	AllowedOrigins, AllowedHosts []string
 	// MaxBodyBytes caps a request body; zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// BodyReadTimeout bounds how long a request body may take to arrive
+	// once its headers are in; a slower one is answered 408 and its
+	// connection closed. Zero means DefaultBodyReadTimeout.
+	BodyReadTimeout time.Duration
 	// RatePerSecond and Burst shape each principal's token bucket over
 	// HTTP requests; a zero rate means no limit. A zero burst means the
 	// rate rounded up.
@@ -105,8 +110,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	if cfg.MaxBodyBytes < 0 || cfg.RatePerSecond < 0 || cfg.Burst < 0 || cfg.MaxConcurrentCalls < 0 || cfg.ShutdownTimeout < 0 {
-		return nil, errors.New("remote: body cap, rate, burst, concurrency cap and shutdown timeout must not be negative")
+	if cfg.MaxBodyBytes < 0 || cfg.RatePerSecond < 0 || cfg.Burst < 0 || cfg.MaxConcurrentCalls < 0 || cfg.ShutdownTimeout < 0 || cfg.BodyReadTimeout < 0 {
+		return nil, errors.New("remote: body cap, body read timeout, rate, burst, concurrency cap and shutdown timeout must not be negative")
+	}
+	if cfg.BodyReadTimeout == 0 {
+		cfg.BodyReadTimeout = DefaultBodyReadTimeout
 	}
 	if cfg.ShutdownTimeout == 0 {
 		cfg.ShutdownTimeout = DefaultShutdownTimeout

@@ -66,8 +66,16 @@ func startHTTPServer(t *testing.T, args ...string) (string, *exec.Cmd, *lockedBu
 // startHTTPServerEnv is startHTTPServer with extra environment entries.
 func startHTTPServerEnv(t *testing.T, env []string, args ...string) (string, *exec.Cmd, *lockedBuffer) {
 	t.Helper()
+	return startHTTPServerKeys(t, append(env, "INTENTSRV_API_KEY_ALICE="+e2eKey), args...)
+}
+
+// startHTTPServerKeys is startHTTPServer with env as the only INTENTSRV_
+// variables: without a key variable in env, the server has no keys and
+// every request is the anonymous principal.
+func startHTTPServerKeys(t *testing.T, env []string, args ...string) (string, *exec.Cmd, *lockedBuffer) {
+	t.Helper()
 	cmd := exec.Command(intentsrvBinary(t), append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	cmd.Env = cleanEnv(append(env, "INTENTSRV_API_KEY_ALICE="+e2eKey)...)
+	cmd.Env = cleanEnv(env...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -90,14 +98,15 @@ func startHTTPServerEnv(t *testing.T, env []string, args ...string) (string, *ex
 	return "", nil, nil
 }
 
-func TestE2EHTTPServeCallAndStop(t *testing.T) {
-	base, cmd, stderr := startHTTPServer(t)
-
-	c, err := client.NewStreamableHttpClient(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + e2eKey}))
+// dialHTTP opens an initialized MCP client session on base's /mcp; the
+// test's cleanup closes it.
+func dialHTTP(t *testing.T, base string, opts ...transport.StreamableHTTPCOption) *client.Client {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(base+"/mcp", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { _ = c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := c.Start(ctx); err != nil {
@@ -108,6 +117,13 @@ func TestE2EHTTPServeCallAndStop(t *testing.T) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+func TestE2EHTTPServeCallAndStop(t *testing.T) {
+	base, cmd, stderr := startHTTPServer(t)
+
+	c := dialHTTP(t, base, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + e2eKey}))
 	env := callTool(t, c, "find", map[string]any{"intent": "close a ticket"})
 	if !env.OK {
 		t.Fatalf("find over HTTP = %+v", env)
