@@ -67,6 +67,9 @@ type Meta struct {
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 	ElapsedMS    float64       `json:"elapsed_ms,omitempty"`
 	Truncated    bool          `json:"truncated,omitempty"`
+	// Replayed marks the recorded outcome of an earlier act call with the
+	// same idempotency key: nothing ran this time.
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // Envelope is the one result shape of every intent tool. OK is true on
@@ -110,7 +113,7 @@ func encodeJSON(v any) ([]byte, error) {
 }
 
 func (m *Meta) empty() bool {
-	return m.RoutedTo == "" && m.Score == 0 && m.Confidence == 0 && len(m.Alternatives) == 0 && m.ElapsedMS == 0 && !m.Truncated
+	return m.RoutedTo == "" && m.Score == 0 && m.Confidence == 0 && len(m.Alternatives) == 0 && m.ElapsedMS == 0 && !m.Truncated && !m.Replayed
 }
 
 func (e *Envelope) meta() *Meta {

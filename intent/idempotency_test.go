@@ -1,0 +1,216 @@
+package intent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// idemServer serves tickets.close (a write, run at once under
+// WritesAllow) and tickets.delete (destructive: preview, then plan_ref),
+// counting executions.
+func idemServer(t *testing.T, store PlanStore) (*Server, *atomic.Int64) {
+	t.Helper()
+	var ran atomic.Int64
+	reg := operations.NewRegistry()
+	type in struct {
+		ID int `json:"id"`
+	}
+	for _, op := range []operations.Operation{
+		{ID: "tickets.close", Summary: "Close a ticket", Kind: operations.KindWrite},
+		{ID: "tickets.delete", Summary: "Delete a ticket", Kind: operations.KindDestructive},
+	} {
+		err := operations.Add(reg, op, func(_ context.Context, v in) (map[string]any, error) {
+			return map[string]any{"id": v.ID, "run": ran.Add(1)}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv, err := New(reg, Options{Writes: WritesAllow, PlanKey: bytes.Repeat([]byte("i"), 32), PlanStore: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, &ran
+}
+
+func actJSON(action string, id int, extra ...string) []byte {
+	s := fmt.Sprintf(`{"action":%q,"params":{"id":%d}`, action, id)
+	for i := 0; i+1 < len(extra); i += 2 {
+		s += fmt.Sprintf(`,%q:%q`, extra[i], extra[i+1])
+	}
+	return []byte(s + "}")
+}
+
+func TestIdempotencyKeyRunsOnceAndReplaysTheOutcome(t *testing.T) {
+	srv, ran := idemServer(t, nil)
+	ctx := WithCaller(context.Background(), "alice")
+	first := srv.Call(ctx, ToolAct, actJSON("tickets.close", 4, "idempotency_key", "k-1"))
+	if !first.OK || ran.Load() != 1 {
+		t.Fatalf("first call: %s (ran %d)", first.JSON(), ran.Load())
+	}
+	again := srv.Call(ctx, ToolAct, actJSON("tickets.close", 4, "idempotency_key", "k-1"))
+	if !again.OK || ran.Load() != 1 || string(again.Data) != string(first.Data) || again.Meta == nil || !again.Meta.Replayed {
+		t.Fatalf("retry: %s (ran %d)", again.JSON(), ran.Load())
+	}
+	if first.Meta != nil && first.Meta.Replayed {
+		t.Fatal("the first call says replayed")
+	}
+
+	conflict := srv.Call(ctx, ToolAct, actJSON("tickets.close", 5, "idempotency_key", "k-1"))
+	if conflict.OK || conflict.Code != CodeConflict || conflict.Remedy == nil || ran.Load() != 1 {
+		t.Fatalf("same key, other params: %s (ran %d)", conflict.JSON(), ran.Load())
+	}
+	other := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 4, "idempotency_key", "k-1"))
+	if other.Code != CodeConfirmationRequired {
+		t.Fatalf("a preview does not use the key: %s", other.JSON())
+	}
+
+	// Keys are per caller: bob's k-1 is his own.
+	bob := srv.Call(WithCaller(context.Background(), "bob"), ToolAct, actJSON("tickets.close", 9, "idempotency_key", "k-1"))
+	if !bob.OK || ran.Load() != 2 {
+		t.Fatalf("another caller's key: %s (ran %d)", bob.JSON(), ran.Load())
+	}
+	// Without a key, every call runs.
+	srv.Call(ctx, ToolAct, actJSON("tickets.close", 4))
+	srv.Call(ctx, ToolAct, actJSON("tickets.close", 4))
+	if ran.Load() != 4 {
+		t.Fatalf("ran %d, want 4", ran.Load())
+	}
+}
+
+// TestIdempotencyKeyWithPlanRef confirms a preview with a key, then
+// retries the confirmation (the same plan_ref, or a fresh one): the
+// recorded outcome answers and nothing runs again.
+func TestIdempotencyKeyWithPlanRef(t *testing.T) {
+	srv, ran := idemServer(t, nil)
+	ctx := context.Background()
+	ref := func() string {
+		env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7))
+		raw, _ := json.Marshal(env.Details)
+		var d struct {
+			PlanRef string `json:"plan_ref"`
+		}
+		_ = json.Unmarshal(raw, &d)
+		if d.PlanRef == "" {
+			t.Fatalf("no plan_ref: %s", env.JSON())
+		}
+		return d.PlanRef
+	}
+	r1 := ref()
+	if env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", r1, "idempotency_key", "del-7")); !env.OK {
+		t.Fatalf("confirm: %s", env.JSON())
+	}
+	for _, r := range []string{r1, ref()} {
+		env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", r, "idempotency_key", "del-7"))
+		if !env.OK || !env.Meta.Replayed {
+			t.Fatalf("retry: %s", env.JSON())
+		}
+	}
+	// Without the key, the used plan_ref is refused as before.
+	if env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", r1)); env.Code != CodePlanInvalid {
+		t.Fatalf("replay without key: %s", env.JSON())
+	}
+	// A refused plan_ref frees the key it claimed: nothing ran.
+	if env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", r1, "idempotency_key", "del-7b")); env.Code != CodePlanInvalid {
+		t.Fatalf("used plan_ref under a new key: %s", env.JSON())
+	}
+	if env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", ref(), "idempotency_key", "del-7b")); !env.OK || env.Meta.Replayed {
+		t.Fatalf("the key was not freed: %s", env.JSON())
+	}
+	if ran.Load() != 2 {
+		t.Fatalf("ran %d, want 2", ran.Load())
+	}
+}
+
+func TestIdempotencyKeyConcurrentCallsRunOnce(t *testing.T) {
+	srv, ran := idemServer(t, nil)
+	var wg sync.WaitGroup
+	var ok, busy atomic.Int64
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env := srv.Call(context.Background(), ToolAct, actJSON("tickets.close", 1, "idempotency_key", "same"))
+			switch {
+			case env.OK:
+				ok.Add(1)
+			case env.Code == CodeConflict:
+				busy.Add(1) // the first call was still running
+			default:
+				t.Error(env.JSON())
+			}
+		}()
+	}
+	wg.Wait()
+	if ran.Load() != 1 || ok.Load()+busy.Load() != 16 {
+		t.Fatalf("ran %d (ok %d, in flight %d)", ran.Load(), ok.Load(), busy.Load())
+	}
+}
+
+func TestIdempotencyKeyOnlyOnAct(t *testing.T) {
+	srv, _ := idemServer(t, nil)
+	for _, tool := range []string{ToolFind, ToolDescribe, ToolAsk} {
+		env := srv.Call(context.Background(), tool, []byte(`{"intent":"close","idempotency_key":"x"}`))
+		if env.Code != CodeInvalidParams {
+			t.Fatalf("%s with a key: %s", tool, env.JSON())
+		}
+	}
+	long := bytes.Repeat([]byte("k"), maxIdempotencyKeyBytes+1)
+	if env := srv.Call(context.Background(), ToolAct, actJSON("tickets.close", 1, "idempotency_key", string(long))); env.Code != CodeInvalidParams {
+		t.Fatalf("oversized key: %s", env.JSON())
+	}
+}
+
+// downStore is a store that cannot be reached.
+type downStore struct{}
+
+var errDown = fmt.Errorf("dial tcp 127.0.0.1:1: connection refused: %w", ErrStoreUnavailable)
+
+func (downStore) Consume(context.Context, string, time.Time) error { return errDown }
+func (downStore) ClaimIdempotency(context.Context, string, IdempotencyRecord, time.Time) (IdempotencyRecord, bool, error) {
+	return IdempotencyRecord{}, false, errDown
+}
+func (downStore) CompleteIdempotency(context.Context, string, IdempotencyRecord, time.Time) error {
+	return errDown
+}
+func (downStore) ReleaseIdempotency(context.Context, string, IdempotencyRecord) error { return errDown }
+
+func TestStoreDownIsUpstreamUnavailableAndRunsNothing(t *testing.T) {
+	srv, ran := idemServer(t, downStore{})
+	ctx := context.Background()
+	preview := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 2))
+	raw, _ := json.Marshal(preview.Details)
+	var d struct {
+		PlanRef string `json:"plan_ref"`
+	}
+	_ = json.Unmarshal(raw, &d)
+	for name, call := range map[string][]byte{
+		"plan_ref":        actJSON("tickets.delete", 2, "plan_ref", d.PlanRef),
+		"idempotency_key": actJSON("tickets.close", 2, "idempotency_key", "k"),
+	} {
+		env := srv.Call(ctx, ToolAct, call)
+		if env.Code != CodeUpstreamUnavailable || env.Remedy == nil {
+			t.Fatalf("%s with the store down: %s", name, env.JSON())
+		}
+	}
+	if ran.Load() != 0 {
+		t.Fatalf("ran %d with the store down", ran.Load())
+	}
+}
+
+func TestIdempotencyKeyNeedsAStoreThatKeepsThem(t *testing.T) {
+	plansOnly := struct{ PlanStore }{&MemoryPlanStore{}} // hides the idempotency methods
+	srv, ran := idemServer(t, plansOnly)
+	env := srv.Call(context.Background(), ToolAct, actJSON("tickets.close", 1, "idempotency_key", "k"))
+	if env.Code != CodeInvalidParams || ran.Load() != 0 {
+		t.Fatalf("%s (ran %d)", env.JSON(), ran.Load())
+	}
+}
