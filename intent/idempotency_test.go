@@ -214,3 +214,23 @@ func TestIdempotencyKeyNeedsAStoreThatKeepsThem(t *testing.T) {
 		t.Fatalf("%s (ran %d)", env.JSON(), ran.Load())
 	}
 }
+
+// TestIdempotencyClaimLapses: a claim whose call never completed (its
+// process died) frees the key once its lease passes, and not before.
+func TestIdempotencyClaimLapses(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	store := &MemoryPlanStore{Now: func() time.Time { return now }}
+	ctx := context.Background()
+	claim := IdempotencyRecord{Call: "c"}
+	if _, ok, _ := store.ClaimIdempotency(ctx, "k", claim, now.Add(time.Minute)); !ok {
+		t.Fatal("first claim refused")
+	}
+	now = now.Add(59 * time.Second)
+	if _, ok, _ := store.ClaimIdempotency(ctx, "k", claim, now.Add(time.Minute)); ok {
+		t.Fatal("claimed twice within the lease")
+	}
+	now = now.Add(2 * time.Second)
+	if _, ok, _ := store.ClaimIdempotency(ctx, "k", claim, now.Add(time.Minute)); !ok {
+		t.Fatal("the lapsed claim still holds the key")
+	}
+}
