@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,6 +19,32 @@ import (
 // gets the recorded outcome without executing again; the same key with a
 // different call is a conflict. Keys are scoped to the caller, and stores
 // see only a hash of (caller, key), never the key itself.
+
+// MetaIdempotencyKey is the field of an MCP tools/call request's _meta that
+// may carry the idempotency key instead of the input's idempotency_key.
+const MetaIdempotencyKey = "idempotency_key"
+
+// metaIdempotencyKey is the context key of a key that came in _meta.
+type metaIdempotencyKey struct{}
+
+// idempotencyKeyOf returns the call's idempotency key: the input field, or
+// the one from the request's _meta. Both given and different is an
+// invalid_params failure.
+func idempotencyKeyOf(ctx context.Context, in Input) (string, *Envelope) {
+	meta, _ := ctx.Value(metaIdempotencyKey{}).(string)
+	meta = strings.TrimSpace(meta)
+	switch {
+	case meta == "":
+		return in.IdempotencyKey, nil
+	case len(meta) > maxIdempotencyKeyBytes:
+		return "", failure(CodeInvalidParams, fmt.Sprintf("_meta.idempotency_key is %d bytes; use at most %d, e.g. a UUID", len(meta), maxIdempotencyKeyBytes),
+			map[string]string{"field": "_meta.idempotency_key"}, &Remedy{Tool: ToolAct, Fix: "send a shorter key"})
+	case in.IdempotencyKey != "" && in.IdempotencyKey != meta:
+		return "", failure(CodeInvalidParams, "idempotency_key and _meta.idempotency_key differ; nothing ran",
+			map[string]string{"field": "idempotency_key"}, &Remedy{Tool: ToolAct, Fix: "send the key in one place only"})
+	}
+	return meta, nil
+}
 
 // DefaultIdempotencyTTL is how long an idempotency key's outcome is kept.
 const DefaultIdempotencyTTL = 24 * time.Hour

@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -232,5 +235,55 @@ func TestIdempotencyClaimLapses(t *testing.T) {
 	now = now.Add(2 * time.Second)
 	if _, ok, _ := store.ClaimIdempotency(ctx, "k", claim, now.Add(time.Minute)); !ok {
 		t.Fatal("the lapsed claim still holds the key")
+	}
+}
+
+// TestIdempotencyKeyInMeta sends the key in the MCP request's _meta.
+func TestIdempotencyKeyInMeta(t *testing.T) {
+	srv, ran := idemServer(t, nil)
+	c, err := client.NewInProcessClient(NewMCPServer(srv, "v0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION, ClientInfo: mcp.Implementation{Name: "t", Version: "0"}}}); err != nil {
+		t.Fatal(err)
+	}
+	call := func(args map[string]any, metaKey string) Envelope {
+		t.Helper()
+		var req mcp.CallToolRequest
+		req.Params.Name = ToolAct
+		req.Params.Arguments = args
+		req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{MetaIdempotencyKey: metaKey}}
+		res, err := c.CallTool(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env Envelope
+		b, _ := json.Marshal(res.StructuredContent)
+		_ = json.Unmarshal(b, &env)
+		return env
+	}
+	args := map[string]any{"action": "tickets.close", "params": map[string]any{"id": 3}}
+	if env := call(args, "m-1"); !env.OK || env.Meta.Replayed {
+		t.Fatalf("first: %+v", env)
+	}
+	if env := call(args, "m-1"); !env.OK || !env.Meta.Replayed {
+		t.Fatalf("retry: %+v", env)
+	}
+	// The same key in the input is the same key.
+	args["idempotency_key"] = "m-1"
+	if env := call(args, ""); !env.OK || !env.Meta.Replayed {
+		t.Fatalf("key in the input: %+v", env)
+	}
+	if env := call(args, "m-2"); env.Code != CodeInvalidParams {
+		t.Fatalf("two different keys: %+v", env)
+	}
+	if ran.Load() != 1 {
+		t.Fatalf("ran %d, want 1", ran.Load())
 	}
 }

@@ -66,6 +66,11 @@ func NewMCPServer(s *Server, version string) *server.MCPServer {
 			if len(raw) == 0 && req.Params.Arguments != nil {
 				raw, _ = json.Marshal(req.Params.Arguments)
 			}
+			if req.Params.Meta != nil {
+				if key, ok := req.Params.Meta.AdditionalFields[MetaIdempotencyKey].(string); ok {
+					ctx = context.WithValue(ctx, metaIdempotencyKey{}, key)
+				}
+			}
 			return ToolResult(s.Call(ctx, verb, raw)), nil
 		})
 	}

@@ -180,8 +180,12 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 		}
 		return s.execute(ctx, op, args), true
 	}
-	if in.IdempotencyKey != "" {
-		return s.idempotent(ctx, in.IdempotencyKey, op.ID, args, run)
+	key, bad := idempotencyKeyOf(ctx, in)
+	if bad != nil {
+		return bad
+	}
+	if key != "" {
+		return s.idempotent(ctx, key, op.ID, args, run)
 	}
 	env, _ := run()
 	return env
