@@ -452,7 +452,7 @@ var toolUsage = map[string]struct {
 		example: `{"action": "<operation id>", "params": {"<name>": "<value>"}}`,
 	},
 	ToolAct: {
-		params:  "action: an operation id; params: its arguments. Destructive operations (and every write when the server confirms writes) first return code confirmation_required with a preview and details.plan_ref; call again with the same action and params plus plan_ref to execute, once. Intent alone never executes: it returns the resolved plan.",
+		params:  "action: an operation id; params: its arguments. Destructive operations (and every write when the server confirms writes) first return code confirmation_required with a preview and details.plan_ref; call again with the same action and params plus plan_ref to execute, once. idempotency_key (optional, any string up to 256 bytes): the first call with it executes and its outcome is kept; a retry with the same key and call returns that outcome, with meta.replayed, instead of running again; the same key with another call is a conflict. Intent alone never executes: it returns the resolved plan.",
 		example: `{"action": "<operation id>", "params": {...}, "plan_ref": "<from the preview>"}`,
 	},
 }

@@ -70,6 +70,9 @@ type Meta struct {
 	// RunID names the run an envelope reports on: set on run handles and
 	// on results returned by runs.await.
 	RunID string `json:"run_id,omitempty"`
+	// Replayed marks the recorded outcome of an earlier act call with the
+	// same idempotency key: nothing ran this time.
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // Envelope is the one result shape of every intent tool. OK is true on
@@ -113,7 +116,7 @@ func encodeJSON(v any) ([]byte, error) {
 }
 
 func (m *Meta) empty() bool {
-	return m.RoutedTo == "" && m.Score == 0 && m.Confidence == 0 && len(m.Alternatives) == 0 && m.ElapsedMS == 0 && !m.Truncated && m.RunID == ""
+	return m.RoutedTo == "" && m.Score == 0 && m.Confidence == 0 && len(m.Alternatives) == 0 && m.ElapsedMS == 0 && !m.Truncated && m.RunID == "" && !m.Replayed
 }
 
 func (e *Envelope) meta() *Meta {

@@ -20,6 +20,9 @@ type Input struct {
 	Intent string `json:"intent,omitempty"`
 	// PlanRef confirms a preview (act only).
 	PlanRef string `json:"plan_ref,omitempty"`
+	// IdempotencyKey makes an act call run at most once: repeating it with
+	// the same key returns the recorded outcome (act only).
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
 
 // Limits on the condensed input, so a hostile caller cannot make the router
@@ -44,7 +47,7 @@ func (e *InputError) Error() string {
 	return e.Field + ": " + e.Message
 }
 
-var knownFields = map[string]bool{"action": true, "params": true, "intent": true, "plan_ref": true}
+var knownFields = map[string]bool{"action": true, "params": true, "intent": true, "plan_ref": true, "idempotency_key": true}
 
 // DecodeInput parses raw tool arguments into an Input. An empty or null
 // argument object is the empty Input. It refuses non-object input, unknown
@@ -70,7 +73,7 @@ func DecodeInput(raw []byte) (Input, error) {
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		var ute *json.UnmarshalTypeError
 		if errors.As(err, &ute) {
-			return Input{}, &InputError{Message: "input must be a JSON object with action, params, intent and (act only) plan_ref"}
+			return Input{}, &InputError{Message: "input must be a JSON object with action, params, intent and (act only) plan_ref and idempotency_key"}
 		}
 		return Input{}, &InputError{Message: "input is not valid JSON: " + err.Error()}
 	}
@@ -83,11 +86,11 @@ func DecodeInput(raw []byte) (Input, error) {
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
 		return Input{}, &InputError{Field: unknown[0], Message: fmt.Sprintf(
-			"unknown field(s) %s; the input has only action, params, intent and plan_ref — put operation arguments inside params",
+			"unknown field(s) %s; the input has only action, params, intent, plan_ref and idempotency_key — put operation arguments inside params",
 			strings.Join(unknown, ", "))}
 	}
 	var in Input
-	for name, dst := range map[string]*string{"action": &in.Action, "intent": &in.Intent, "plan_ref": &in.PlanRef} {
+	for name, dst := range map[string]*string{"action": &in.Action, "intent": &in.Intent, "plan_ref": &in.PlanRef, "idempotency_key": &in.IdempotencyKey} {
 		v, ok := fields[name]
 		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 			continue
@@ -118,8 +121,12 @@ func DecodeInput(raw []byte) (Input, error) {
 	in.Action = strings.TrimSpace(in.Action)
 	in.Intent = strings.TrimSpace(in.Intent)
 	in.PlanRef = strings.TrimSpace(in.PlanRef)
+	in.IdempotencyKey = strings.TrimSpace(in.IdempotencyKey)
 	if len(in.Action) > maxActionBytes {
 		return Input{}, &InputError{Field: "action", Message: fmt.Sprintf("is %d characters, longer than any operation id (at most 128); put plain words in intent", len(in.Action))}
+	}
+	if len(in.IdempotencyKey) > maxIdempotencyKeyBytes {
+		return Input{}, &InputError{Field: "idempotency_key", Message: fmt.Sprintf("is %d bytes; use at most %d, e.g. a UUID", len(in.IdempotencyKey), maxIdempotencyKeyBytes)}
 	}
 	if n := len([]rune(in.Intent)); n > maxIntentRunes {
 		return Input{}, &InputError{Field: "intent", Message: fmt.Sprintf("is %d characters; say it in at most %d", n, maxIntentRunes)}

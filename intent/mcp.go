@@ -67,6 +67,11 @@ func NewMCPServer(s *Server, version string) *server.MCPServer {
 				raw, _ = json.Marshal(req.Params.Arguments)
 			}
 			ctx = withMCPProgress(ctx, req.Params.Meta)
+			if req.Params.Meta != nil {
+				if key, ok := req.Params.Meta.AdditionalFields[MetaIdempotencyKey].(string); ok {
+					ctx = context.WithValue(ctx, metaIdempotencyKey{}, key)
+				}
+			}
 			return ToolResult(s.Call(ctx, verb, raw)), nil
 		})
 	}

@@ -46,23 +46,46 @@ type PlanStore interface {
 	Consume(ctx context.Context, ref string, expires time.Time) error
 }
 
-// MemoryPlanStore is the default PlanStore: a set in this process's memory,
-// swept of expired refs as it goes. The zero value is ready to use.
+// MemoryPlanStore is the default PlanStore (and IdempotencyStore): records
+// in this process's memory, swept of expired ones as it goes. The zero
+// value is ready to use.
 type MemoryPlanStore struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
 	mu   sync.Mutex
 	used map[string]time.Time
+	idem memoryIdempotency
+}
+
+func (m *MemoryPlanStore) now() time.Time {
+	if m.Now != nil {
+		return m.Now()
+	}
+	return time.Now()
+}
+
+// ClaimIdempotency implements IdempotencyStore.
+func (m *MemoryPlanStore) ClaimIdempotency(_ context.Context, key string, rec IdempotencyRecord, lease time.Time) (IdempotencyRecord, bool, error) {
+	existing, claimed := m.idem.claim(m.now(), key, rec, lease)
+	return existing, claimed, nil
+}
+
+// CompleteIdempotency implements IdempotencyStore.
+func (m *MemoryPlanStore) CompleteIdempotency(_ context.Context, key string, rec IdempotencyRecord, expires time.Time) error {
+	m.idem.complete(key, rec, expires)
+	return nil
+}
+
+// ReleaseIdempotency implements IdempotencyStore.
+func (m *MemoryPlanStore) ReleaseIdempotency(_ context.Context, key string, rec IdempotencyRecord) error {
+	m.idem.release(key, rec)
+	return nil
 }
 
 // Consume implements PlanStore.
 func (m *MemoryPlanStore) Consume(_ context.Context, ref string, expires time.Time) error {
-	now := time.Now
-	if m.Now != nil {
-		now = m.Now
-	}
-	t := now()
+	t := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.used == nil {

@@ -153,6 +153,11 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 	if err := s.validate(op.ID, args); err != nil {
 		return s.invalidParams(op, err)
 	}
+	if in.PlanRef == "" && s.needsConfirmation(op) {
+		// A preview runs nothing, so it neither uses nor checks an
+		// idempotency key; the confirming call does.
+		return s.preview(ctx, op, args, "nothing ran yet")
+	}
 	if in.PlanRef != "" {
 		switch err := s.plans.verify(in.PlanRef, op.ID, args, callerOf(ctx)); {
 		case errors.Is(err, errPlanExpired):
@@ -162,21 +167,28 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 			return failure(CodePlanInvalid, err.Error()+"; nothing ran", nil,
 				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "call act without plan_ref for a fresh preview, then confirm with the plan_ref it returns and the same params"})
 		}
-		if err := s.plans.consume(ctx, in.PlanRef); err != nil {
-			if errors.Is(err, ErrPlanUsed) {
-				return failure(CodePlanInvalid, err.Error()+"; it ran once and will not run again", nil,
-					&Remedy{Tool: ToolAct, Action: op.ID, Fix: "to run it again, ask for a fresh preview"})
+	}
+	run := func() (*Envelope, bool) {
+		if in.PlanRef != "" {
+			if err := s.plans.consume(ctx, in.PlanRef); err != nil {
+				if errors.Is(err, ErrPlanUsed) {
+					return failure(CodePlanInvalid, err.Error()+"; it ran once and will not run again", nil,
+						&Remedy{Tool: ToolAct, Action: op.ID, Fix: "to run it again, ask for a fresh preview"}), false
+				}
+				return s.storeFailure(op.ID, err), false
 			}
-			s.log.Error("plan store failed", "err", err)
-			return failure(CodeInternalError, "could not record the plan_ref's execution, so it did not run: "+err.Error(), nil,
-				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "retry in a moment with the same plan_ref"})
 		}
-		return s.execute(ctx, op, args)
+		return s.execute(ctx, op, args), true
 	}
-	if s.needsConfirmation(op) {
-		return s.preview(ctx, op, args, "nothing ran yet")
+	key, bad := idempotencyKeyOf(ctx, in)
+	if bad != nil {
+		return bad
 	}
-	return s.execute(ctx, op, args)
+	if key != "" {
+		return s.idempotent(ctx, key, op.ID, args, run)
+	}
+	env, _ := run()
+	return env
 }
 
 // preview describes a call without running it and issues the plan_ref that

@@ -597,7 +597,9 @@ func TestManyConcurrentRunsThroughAsk(t *testing.T) {
 		l := s.Call(ctx, ToolAsk, []byte(`{"action":"runs.list","params":{"limit":100}}`))
 		for _, v := range data(t, l)["runs"].([]any) {
 			id := v.(map[string]any)["run_id"].(string)
-			if res := askRuns(t, ctx, s, "runs.await", id, ""); !res.OK || !strings.Contains(string(res.Data), `"pages":2`) {
+			// The runs were released above but may still be finishing:
+			// wait for each well beyond the server's 1 ms default.
+			if res := askRuns(t, ctx, s, "runs.await", id, `,"wait_seconds":10`); !res.OK || !strings.Contains(string(res.Data), `"pages":2`) {
 				t.Fatalf("await %s = %s", id, res.JSON())
 			}
 			delete(seen, id)

@@ -92,6 +92,10 @@ type Options struct {
 	// PlanTTL is how long a preview's plan_ref stays valid. Zero means
 	// DefaultPlanTTL.
 	PlanTTL time.Duration
+	// IdempotencyTTL is how long act keeps the outcome recorded under an
+	// idempotency key (in PlanStore, which must implement
+	// IdempotencyStore). Zero means DefaultIdempotencyTTL.
+	IdempotencyTTL time.Duration
 	// CatalogHint appends the operation count and namespaces to find's
 	// description. It changes the listing when the catalog changes, which
 	// defeats hosts' prompt caches, so it is off by default.
@@ -172,6 +176,9 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 	}
 	if opts.PlanTTL <= 0 {
 		opts.PlanTTL = DefaultPlanTTL
+	}
+	if opts.IdempotencyTTL <= 0 {
+		opts.IdempotencyTTL = DefaultIdempotencyTTL
 	}
 	if n := len(opts.PlanKey); n > 0 && n < MinPlanKeyBytes {
 		return nil, fmt.Errorf("the plan key (INTENTSRV_PLAN_KEY) is %d bytes; it needs at least %d, e.g. the output of: openssl rand -base64 48", n, MinPlanKeyBytes)
@@ -302,6 +309,10 @@ func (s *Server) Do(ctx context.Context, tool string, in Input) (env *Envelope) 
 	}()
 	if in.Action == "describe" && tool != ToolDescribe {
 		return s.describeTool(tool)
+	}
+	if in.IdempotencyKey != "" && tool != ToolAct {
+		return failure(CodeInvalidParams, "idempotency_key belongs to act; "+tool+" does not take it (it never changes state)", map[string]string{"field": "idempotency_key"},
+			&Remedy{Tool: tool, Fix: "call again without idempotency_key"})
 	}
 	switch tool {
 	case ToolFind:

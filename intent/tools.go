@@ -59,7 +59,8 @@ func inputSchema(params string, withPlan bool) json.RawMessage {
 		`"params":{"type":"object","description":"` + params + `"},` +
 		`"intent":{"type":"string","description":"what you want, in plain words"}`
 	if withPlan {
-		props += `,"plan_ref":{"type":"string","description":"from a preview, to execute it"}`
+		props += `,"plan_ref":{"type":"string","description":"from a preview, to execute it"}` +
+			`,"idempotency_key":{"type":"string"}`
 	}
 	return json.RawMessage(`{"type":"object","properties":{` + props + `},"additionalProperties":false}`)
 }

@@ -1,12 +1,15 @@
-// Package planstore holds implementations of intent.PlanStore, the record
-// that makes each plan_ref execute at most once, beyond the in-memory one
-// of package intent. Bolt keeps the record in an embedded on-disk database
-// (bbolt), so it survives restarts of one process.
+// Package planstore holds implementations of intent.PlanStore and
+// intent.IdempotencyStore, the records that make each plan_ref and each
+// idempotency key execute at most once, beyond the in-memory one of package
+// intent. Bolt keeps them in an embedded on-disk database (bbolt), so they
+// survive restarts of one process; Redis keeps them in a Redis or Valkey
+// server shared by replicas.
 package planstore
 
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -18,8 +21,13 @@ import (
 )
 
 // bucket holds one key per consumed plan_ref; the value is its expiry in
-// Unix seconds, big-endian.
-var bucket = []byte("plan_refs")
+// Unix seconds, big-endian. idemBucket holds one key per idempotency key
+// digest; the value is the expiry (as in bucket) followed by the record's
+// JSON.
+var (
+	bucket     = []byte("plan_refs")
+	idemBucket = []byte("idempotency")
+)
 
 // sweepEvery is how often Consume also deletes expired records.
 const sweepEvery = time.Minute
@@ -55,8 +63,12 @@ func OpenBolt(path string, now func() time.Time) (*Bolt, error) {
 		return nil, fmt.Errorf("plan store %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(bucket)
-		return err
+		for _, name := range [][]byte{bucket, idemBucket} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		db.Close()
@@ -82,7 +94,7 @@ func (b *Bolt) Consume(ctx context.Context, ref string, expires time.Time) error
 			return intent.ErrPlanUsed
 		}
 		if sweep {
-			if err := deleteExpired(bk, now); err != nil {
+			if err := sweepAll(tx, now); err != nil {
 				return err
 			}
 		}
@@ -102,11 +114,21 @@ func (b *Bolt) dueForSweep(now time.Time) bool {
 	return true
 }
 
+// sweepAll removes the expired records of every bucket.
+func sweepAll(tx *bolt.Tx, now time.Time) error {
+	for _, name := range [][]byte{bucket, idemBucket} {
+		if err := deleteExpired(tx.Bucket(name), now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // deleteExpired removes the records whose expiry has passed.
 func deleteExpired(bk *bolt.Bucket, now time.Time) error {
 	var dead [][]byte
 	err := bk.ForEach(func(k, v []byte) error {
-		if len(v) != 8 || now.Unix() >= int64(binary.BigEndian.Uint64(v)) {
+		if len(v) < 8 || now.Unix() >= int64(binary.BigEndian.Uint64(v)) {
 			dead = append(dead, append([]byte(nil), k...))
 		}
 		return nil
@@ -120,6 +142,62 @@ func deleteExpired(bk *bolt.Bucket, now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// ClaimIdempotency implements intent.IdempotencyStore.
+func (b *Bolt) ClaimIdempotency(ctx context.Context, key string, rec intent.IdempotencyRecord, lease time.Time) (existing intent.IdempotencyRecord, claimed bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return existing, false, err
+	}
+	now := b.now()
+	sweep := b.dueForSweep(now)
+	err = b.db.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(idemBucket)
+		if v := bk.Get([]byte(key)); len(v) > 8 && now.Unix() < int64(binary.BigEndian.Uint64(v)) {
+			if err := json.Unmarshal(v[8:], &existing); err != nil {
+				return fmt.Errorf("idempotency record %s: %w", key, err)
+			}
+			return nil
+		}
+		if sweep {
+			if err := sweepAll(tx, now); err != nil {
+				return err
+			}
+		}
+		claimed = true
+		return putRecord(bk, key, rec, lease)
+	})
+	return existing, claimed, err
+}
+
+// CompleteIdempotency implements intent.IdempotencyStore.
+func (b *Bolt) CompleteIdempotency(_ context.Context, key string, rec intent.IdempotencyRecord, expires time.Time) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		return putRecord(tx.Bucket(idemBucket), key, rec, expires)
+	})
+}
+
+// ReleaseIdempotency implements intent.IdempotencyStore.
+func (b *Bolt) ReleaseIdempotency(_ context.Context, key string, rec intent.IdempotencyRecord) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(idemBucket)
+		v := bk.Get([]byte(key))
+		var held intent.IdempotencyRecord
+		if len(v) <= 8 || json.Unmarshal(v[8:], &held) != nil || held.Done || held.Call != rec.Call {
+			return nil
+		}
+		return bk.Delete([]byte(key))
+	})
+}
+
+func putRecord(bk *bolt.Bucket, key string, rec intent.IdempotencyRecord, expires time.Time) error {
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	v := make([]byte, 8, 8+len(raw))
+	binary.BigEndian.PutUint64(v, uint64(expires.Unix()))
+	return bk.Put([]byte(key), append(v, raw...))
 }
 
 // Len is the number of records, expired ones included until swept.

@@ -77,13 +77,20 @@ func TestBoltForgetsExpiredRecords(t *testing.T) {
 func TestBoltConcurrentConsumeRunsOnce(t *testing.T) {
 	b := open(t, filepath.Join(t.TempDir(), "plans.db"), nil)
 	defer b.Close()
+	assertOneWinner(t, 16, func(int) intent.PlanStore { return b })
+}
+
+// assertOneWinner has n goroutines consume the same plan_ref at once, the
+// i-th through storeFor(i), and checks exactly one of them wins.
+func assertOneWinner(t *testing.T, n int, storeFor func(i int) intent.PlanStore) {
+	t.Helper()
 	var wins atomic.Int64
 	var wg sync.WaitGroup
-	for i := 0; i < 16; i++ {
+	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			switch err := b.Consume(context.Background(), "same", time.Now().Add(time.Hour)); {
+			switch err := storeFor(i).Consume(context.Background(), "v1.same-ref", time.Now().Add(time.Hour)); {
 			case err == nil:
 				wins.Add(1)
 			case !errors.Is(err, intent.ErrPlanUsed):

@@ -20,6 +20,7 @@ const (
 	OutcomeFailed    = "failed"    // the operation ran, or may have, and failed (upstream error, timeout)
 	OutcomePreviewed = "previewed" // nothing ran: a preview and plan_ref were returned
 	OutcomeRefused   = "refused"   // nothing ran: policy, validation, plan, auth or limits said no
+	OutcomeReplayed  = "replayed"  // nothing ran: the recorded outcome of an earlier call with the same idempotency key
 )
 
 // AuditRecord is one line of the audit log: one act call that executed or
@@ -106,6 +107,8 @@ func actRecord(principal, transport string, raw []byte, env *intent.Envelope, no
 
 func outcomeOf(env *intent.Envelope) string {
 	switch {
+	case env.Meta != nil && env.Meta.Replayed:
+		return OutcomeReplayed
 	case env.OK:
 		return OutcomeExecuted
 	case env.Code == intent.CodeConfirmationRequired:

@@ -188,3 +188,33 @@ func TestAuditLog(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditLogReplayedIdempotencyKey records a retry answered from an
+// idempotency key's record as replayed, not as a second execution, and
+// never records the key.
+func TestAuditLogReplayedIdempotencyKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	f := newFixture(t, func(c *Config) { c.AuditLog = path })
+	const key = "idem-key-secret-0001"
+	alice := f.mustMCP(keyAlice)
+	for range 2 {
+		args := map[string]any{"action": "tickets.delete", "params": map[string]any{"id": 5}}
+		args["plan_ref"] = planRefOf(t, callTool(t, alice, "act", args))
+		args["idempotency_key"] = key
+		if env := callTool(t, alice, "act", args); !env.OK {
+			t.Fatalf("confirm: %+v", env)
+		}
+	}
+	recs, raw := readAudit(t, path)
+	var outcomes []string
+	for _, r := range recs {
+		outcomes = append(outcomes, r.Outcome)
+	}
+	want := []string{OutcomePreviewed, OutcomeExecuted, OutcomePreviewed, OutcomeReplayed}
+	if strings.Join(outcomes, " ") != strings.Join(want, " ") {
+		t.Fatalf("outcomes %v, want %v\n%s", outcomes, want, raw)
+	}
+	if strings.Contains(raw, key) {
+		t.Fatal("the audit log holds the idempotency key")
+	}
+}

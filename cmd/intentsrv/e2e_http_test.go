@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -206,20 +207,29 @@ func TestE2EHTTPRefusesOpenAddressWithoutKeys(t *testing.T) {
 // restAct posts an act call to the REST twin and returns its envelope.
 func restAct(t *testing.T, base string, body map[string]any) e2eEnvelope {
 	t.Helper()
+	env, err := postAct(base, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+// postAct is restAct for goroutines: it returns the error instead.
+func postAct(base string, body map[string]any) (e2eEnvelope, error) {
+	var env e2eEnvelope
 	raw, _ := json.Marshal(body)
 	req, _ := http.NewRequest(http.MethodPost, base+"/v1/act", bytes.NewReader(raw))
 	req.Header.Set("Authorization", "Bearer "+e2eKey)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return env, err
 	}
 	defer resp.Body.Close()
-	var env e2eEnvelope
 	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("act: %d %v", resp.StatusCode, err)
+		return env, fmt.Errorf("act: HTTP %d %v", resp.StatusCode, err)
 	}
-	return env
+	return env, nil
 }
 
 func stopServer(t *testing.T, cmd *exec.Cmd) {

@@ -85,6 +85,9 @@ type e2eEnvelope struct {
 	Remedy  *struct {
 		Tool, Action, Fix string
 	} `json:"remedy"`
+	Meta struct {
+		Replayed bool `json:"replayed"`
+	} `json:"meta"`
 }
 
 func callTool(t *testing.T, c *client.Client, name string, args map[string]any) e2eEnvelope {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/intentsrv/intentsrv/intent"
+	"github.com/intentsrv/intentsrv/planstore"
 )
 
 // filePlanStore is the CLI's PlanStore: each "intentsrv act" is its own
@@ -58,4 +60,44 @@ func (f *filePlanStore) Consume(_ context.Context, ref string, expires time.Time
 		return fmt.Errorf("rewrite plan record: %w", err)
 	}
 	return file.Sync()
+}
+
+const planStoreUsage = "keep the record of executed plan_refs and idempotency keys in FILE (bbolt; survives restarts; one process per file) or in Redis/Valkey at redis://HOST:PORT/DB (rediss:// for TLS; shared by replicas)"
+
+// openPlanStore opens the store --plan-store names into f.planStore: a
+// redis:// or rediss:// URL is Redis, anything without a scheme a bbolt
+// file. An empty spec keeps the in-memory store. It logs why it failed and
+// reports ok=false; close releases the store.
+func (f *serverFlags) openPlanStore(ctx context.Context, spec string, logger *slog.Logger) (close func(), ok bool) {
+	if spec == "" {
+		if f.writes != string(intent.WritesDeny) && os.Getenv("INTENTSRV_PLAN_KEY") != "" {
+			logger.Warn("plan_refs outlive this process (INTENTSRV_PLAN_KEY is set) but their at-most-once record does not: a restart would run a replayed plan_ref again; keep the record with --plan-store FILE or redis://HOST:PORT/DB")
+		}
+		return func() {}, true
+	}
+	scheme, _, hasScheme := strings.Cut(spec, "://")
+	switch {
+	case scheme == "redis" || scheme == "rediss":
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		store, err := planstore.OpenRedis(ctx, spec)
+		if err != nil {
+			logger.Error("cannot start: the plan store does not answer; start it or fix --plan-store", "err", err)
+			return nil, false
+		}
+		logger.Info("plan store", "store", store.String())
+		f.planStore = store
+		return func() { store.Close() }, true
+	case hasScheme:
+		logger.Error("cannot start: --plan-store takes a file path or a redis:// or rediss:// URL", "scheme", scheme)
+		return nil, false
+	}
+	store, err := planstore.OpenBolt(spec, nil)
+	if err != nil {
+		logger.Error("cannot start", "err", err)
+		return nil, false
+	}
+	logger.Info("plan store", "file", spec)
+	f.planStore = store
+	return func() { store.Close() }, true
 }

@@ -22,6 +22,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	callWorkers := fs.Int("call-workers", mcpstdio.DefaultCallWorkers, "ask/act calls run at once; find and describe never wait behind them")
 	var hf httpFlags // --http and its guards (servehttp.go)
 	hf.register(fs)
+	planStore := fs.String("plan-store", "", planStoreUsage) // planstore.go, either transport
 	rest, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -35,6 +36,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	logger := f.logger(stderr)
+	closeStore, ok := f.openPlanStore(ctx, *planStore, logger)
+	if !ok {
+		return exitUsage
+	}
+	defer closeStore()
 	if code, handled := hf.serve(ctx, fs, &f, logger); handled {
 		return code
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/intentsrv/intentsrv/intent"
-	"github.com/intentsrv/intentsrv/planstore"
 	"github.com/intentsrv/intentsrv/remote"
 )
 
@@ -27,7 +26,6 @@ type httpFlags struct {
 	maxConcurrent   int
 	shutdownTimeout time.Duration
 	auditLog        string
-	planStore       string
 }
 
 func (h *httpFlags) register(fs *flag.FlagSet) {
@@ -42,7 +40,6 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&h.burst, "burst", 40, "with --http: token bucket size per principal")
 	fs.IntVar(&h.maxConcurrent, "max-concurrent", 16, "with --http: tool calls in flight per principal (0: no cap)")
 	fs.DurationVar(&h.shutdownTimeout, "shutdown-timeout", remote.DefaultShutdownTimeout, "with --http: on SIGINT/SIGTERM, how long calls in flight may finish")
-	fs.StringVar(&h.planStore, "plan-store", "", "with --http: keep the record of executed plan_refs in this file (bbolt), so a restart refuses a replayed plan_ref; one process per file")
 	fs.StringVar(&h.auditLog, "audit-log", "", "with --http: append one JSON line per act call (executed or refused) to this file")
 }
 
@@ -127,16 +124,6 @@ func (h *httpFlags) serveHTTP(ctx context.Context, f *serverFlags, logger *slog.
 	}
 	logger.Info("intentsrv listening on HTTP; loading sources", "addr", ln.Addr().String(), "keys", keys.Len(), "stateless", h.stateless)
 
-	if h.planStore != "" {
-		store, err := planstore.OpenBolt(h.planStore, nil)
-		if err != nil {
-			return abort(err)
-		}
-		defer store.Close()
-		f.planStore = store
-	} else if f.writes != string(intent.WritesDeny) && os.Getenv("INTENTSRV_PLAN_KEY") != "" {
-		logger.Warn("plan_refs outlive this process (INTENTSRV_PLAN_KEY is set) but their at-most-once record does not: a restart would run a replayed plan_ref again; keep the record with --plan-store FILE")
-	}
 	srv, usedDefault, err := f.build(ctx, logger)
 	if err != nil {
 		return abort(err)
