@@ -162,6 +162,9 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 			return failure(CodePlanInvalid, err.Error()+"; nothing ran", nil,
 				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "call act without plan_ref for a fresh preview, then confirm with the plan_ref it returns and the same params"})
 		}
+		if probing(ctx) {
+			return probeAnswer(op.ID)
+		}
 		if err := s.plans.consume(ctx, in.PlanRef); err != nil {
 			if errors.Is(err, ErrPlanUsed) {
 				return failure(CodePlanInvalid, err.Error()+"; it ran once and will not run again", nil,
@@ -265,6 +268,9 @@ var errTimeout = errors.New("operation timed out")
 func (s *Server) execute(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
 	if err := s.reg.Validate(op.ID, args); err != nil {
 		return s.invalidParams(op, err)
+	}
+	if probing(ctx) {
+		return probeAnswer(op.ID)
 	}
 	v, err := s.guard(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
 	if err != nil {
