@@ -57,14 +57,15 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 	if env != nil {
 		return env
 	}
-	out := s.execute(ctx, op, in.argsJSON())
+	out := s.executeValid(ctx, op, in.argsJSON())
 	s.routingMeta(out, res)
 	return out
 }
 
 // routed turns a search into the one operation to use, or the failure that
 // explains why there is none (no_match, ambiguous_intent, or params that do
-// not fit the confident match).
+// not fit the confident match). The operation it returns has validated
+// in's params.
 func (s *Server) routed(res router.Result, tool string, in Input) (*operations.Operation, *Envelope) {
 	// res.Verb is what the intent asks for; a question about state ("is
 	// issue 5 open?") asks to read, whatever verbs it holds.
@@ -269,6 +270,13 @@ func (s *Server) execute(ctx context.Context, op *operations.Operation, args jso
 	if err := s.reg.Validate(op.ID, args); err != nil {
 		return s.invalidParams(op, err)
 	}
+	return s.executeValid(ctx, op, args)
+}
+
+// executeValid is execute for args already validated against op's input
+// schema (routed validates the params of the operation it picks): a second
+// validation would only repeat the first.
+func (s *Server) executeValid(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
 	if probing(ctx) {
 		return probeAnswer(op.ID)
 	}
