@@ -168,7 +168,7 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 	if f.Namespace != "" && !s.namespaceExists(f.Namespace) {
 		return s.unknownNamespace(f.Namespace)
 	}
-	res := s.router.Search(query, s.filterFor(f), f.Limit)
+	res := s.index().Search(query, s.filterFor(f), f.Limit)
 	if len(res.Candidates) == 0 {
 		// No word of the intent, nor any word the router relates to one,
 		// meets this catalog: the only case find answers with nothing.
@@ -287,7 +287,7 @@ func (s *Server) describe(ctx context.Context, in Input) *Envelope {
 		if limit == 0 {
 			limit = defaultDescribeLimit
 		}
-		res := s.router.Search(in.Intent, s.filterFor(f), min(limit, maxFindLimit))
+		res := s.index().Search(in.Intent, s.filterFor(f), min(limit, maxFindLimit))
 		if len(res.Candidates) == 0 {
 			return failure(CodeNoMatch, "no operation matches that intent", nil,
 				&Remedy{Tool: ToolDescribe, Fix: "browse the namespaces with describe {} or rephrase"})
@@ -553,10 +553,10 @@ func paginate[T any](items []T, offset, limit int) ([]T, string) {
 // unknownAction is the failure for an id that names no visible operation,
 // with did-you-mean suggestions from the router.
 func (s *Server) unknownAction(id, tool string) *Envelope {
-	sugg := s.router.Suggest(id, router.Filter{Keep: s.visible}, 3)
+	sugg := s.index().Suggest(id, router.Filter{Keep: s.visible}, 3)
 	if len(sugg) == 0 {
 		// An id that is not an id at all may be an intent typed into action.
-		res := s.router.Search(id, router.Filter{Keep: s.visible}, 3)
+		res := s.index().Search(id, router.Filter{Keep: s.visible}, 3)
 		if res.Decision != router.DecisionNoMatch {
 			for _, c := range res.Candidates {
 				sugg = append(sugg, c.Op.ID)

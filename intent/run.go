@@ -52,7 +52,7 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 		return failure(CodeInvalidParams, "ask needs an action (an operation id) or an intent", nil,
 			&Remedy{Tool: ToolFind, Fix: "find the operation id by intent, then ask {\"action\": id, \"params\": {...}}"})
 	}
-	res := s.router.Search(in.Intent, router.Filter{Kinds: []operations.Kind{operations.KindRead}, Keep: s.visible}, defaultFindLimit)
+	res := s.index().Search(in.Intent, router.Filter{Kinds: []operations.Kind{operations.KindRead}, Keep: s.visible}, defaultFindLimit)
 	op, env := s.routed(res, ToolAsk, in)
 	if env != nil {
 		return env
@@ -137,7 +137,7 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 				&Remedy{Tool: ToolAct, Fix: "repeat the preview's action and params together with plan_ref"})
 		}
 		// act with only an intent never executes: it resolves the plan.
-		res := s.router.Search(in.Intent, router.Filter{Keep: s.visible}, defaultFindLimit)
+		res := s.index().Search(in.Intent, router.Filter{Keep: s.visible}, defaultFindLimit)
 		op, env := s.routed(res, ToolAct, in)
 		if env != nil {
 			return env

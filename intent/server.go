@@ -102,15 +102,23 @@ type Options struct {
 }
 
 // Server serves the four intent tools over one registry. It is safe for
-// concurrent use. The router index is built from the registry at New; a
-// server over a changed registry must be rebuilt.
+// concurrent use. The router index is built from the registry by New, in
+// the background: the listing and every call by operation id are served
+// at once, and a call that needs the router (an intent, a did-you-mean)
+// waits for the index. A server over a changed registry must be rebuilt.
 type Server struct {
-	reg    *operations.Registry
-	router *router.Router
-	opts   Options
-	plans  *planSigner
-	log    *slog.Logger
-	infos  sync.Map // *operations.Operation -> *opInfo, derived once per operation
+	reg  *operations.Registry
+	opts Options
+
+	// router is set, or routerPanic is, before routerReady is closed.
+	router      *router.Router
+	routerPanic any
+	routerReady chan struct{}
+	visibleOps  int
+
+	plans *planSigner
+	log   *slog.Logger
+	infos sync.Map // *operations.Operation -> *opInfo, derived once per operation
 
 	// namespaces are the visible namespaces, and nsPrefixes each of them
 	// and every dotted prefix of one, computed once at New: find with a
@@ -166,7 +174,15 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 			visible = append(visible, op)
 		}
 	}
-	s.router = router.New(visible, router.Options{Synonyms: opts.Synonyms})
+	// The index is most of a warm start (two thirds of it on GitHub's
+	// spec) and nothing before an agent's first intent needs it.
+	s.visibleOps = len(visible)
+	s.routerReady = make(chan struct{})
+	go func() {
+		defer close(s.routerReady)
+		defer func() { s.routerPanic = recover() }()
+		s.router = router.New(visible, router.Options{Synonyms: opts.Synonyms})
+	}()
 	s.namespaces = reg.Namespaces(s.visible)
 	s.nsPrefixes = make(map[string]bool, 2*len(s.namespaces))
 	for _, n := range s.namespaces {
@@ -185,8 +201,23 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 // Registry returns the registry the server serves.
 func (s *Server) Registry() *operations.Registry { return s.reg }
 
-// Router returns the server's router over the visible operations.
-func (s *Server) Router() *router.Router { return s.router }
+// Router returns the server's router over the visible operations, waiting
+// for New's build of it to finish.
+func (s *Server) Router() *router.Router { return s.index() }
+
+// index waits for the router; a panic of its build is raised in the
+// caller, where Do turns it into an internal_error.
+func (s *Server) index() *router.Router {
+	<-s.routerReady
+	if s.routerPanic != nil {
+		panic(s.routerPanic)
+	}
+	return s.router
+}
+
+// Len returns the number of visible operations (those the router
+// indexes) without waiting for the index.
+func (s *Server) Len() int { return s.visibleOps }
 
 // Options returns the effective options (defaults filled in).
 func (s *Server) Options() Options { return s.opts }
