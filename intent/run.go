@@ -238,7 +238,7 @@ func (s *Server) guard(ctx context.Context, fn func(context.Context) (any, error
 		err error
 	}
 	done := make(chan result, 1)
-	go func() {
+	s.workers.run(func() {
 		defer func() {
 			if r := recover(); r != nil {
 				done <- result{err: &panicError{value: r}}
@@ -246,7 +246,7 @@ func (s *Server) guard(ctx context.Context, fn func(context.Context) (any, error
 		}()
 		v, err := fn(ctx)
 		done <- result{v, err}
-	}()
+	})
 	select {
 	case r := <-done:
 		return r.v, r.err

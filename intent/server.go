@@ -116,9 +116,10 @@ type Server struct {
 	routerReady chan struct{}
 	visibleOps  int
 
-	plans *planSigner
-	log   *slog.Logger
-	infos sync.Map // *operations.Operation -> *opInfo, derived once per operation
+	plans   *planSigner
+	workers *handlerWorkers
+	log     *slog.Logger
+	infos   sync.Map // *operations.Operation -> *opInfo, derived once per operation
 
 	// namespaces are the visible namespaces, and nsPrefixes each of them
 	// and every dotted prefix of one, computed once at New: find with a
@@ -162,7 +163,7 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 	if err := checkToolPrefix(opts.ToolPrefix); err != nil {
 		return nil, err
 	}
-	s := &Server{reg: reg, opts: opts, log: opts.Logger}
+	s := &Server{reg: reg, opts: opts, log: opts.Logger, workers: newHandlerWorkers()}
 	if opts.Writes != WritesDeny && len(opts.PlanKey) == 0 {
 		s.log.Warn("writes are enabled and plan_refs are signed with a random key: previews die with this process and replicas refuse each other's; set INTENTSRV_PLAN_KEY (at least 32 bytes) to keep them",
 			"writes", opts.Writes)
