@@ -18,9 +18,9 @@
 // intent tools: describe returns its schema, find with its exact id ranks it
 // first, and ask (reads) or act (writes) resolves it — act as far as its
 // preview. Reachability never runs an operation's handler: ask and act are
-// exercised on a shadow server over the same operations and options whose
-// handlers only report which operation they are, so the check is safe over
-// catalogs that call real APIs.
+// called under intent.WithProbe, which takes every step of the call but
+// stops where the handler would run, so the check is safe over catalogs
+// that call real APIs.
 //
 // Check wraps Run for go test: it reports each breach with t.Errorf and the
 // figures with t.Logf. Flat measures what listing every operation as its

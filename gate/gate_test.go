@@ -179,7 +179,7 @@ func TestReachability(t *testing.T) {
 		{name: "read-only checks reads, hides writes", opts: intent.Options{}, wantOps: 3, wantHid: 3},
 		{name: "confirm reaches writes as far as the preview", opts: intent.Options{Writes: intent.WritesConfirm}, wantOps: 6,
 			wantUnrch: []string{"crm.contacts.merge act"}},
-		{name: "allow runs writes on the shadow only", opts: intent.Options{Writes: intent.WritesAllow}, wantOps: 6,
+		{name: "allow runs no write, only reaches it", opts: intent.Options{Writes: intent.WritesAllow}, wantOps: 6,
 			wantUnrch: []string{"crm.contacts.merge act"}},
 		{name: "deny globs hide operations", opts: intent.Options{Writes: intent.WritesAllow, Deny: []string{"crm.contacts.merge", "crm.deals.*"}},
 			wantOps: 4, wantHid: 2},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"runtime"
 	"slices"
 	"sync"
@@ -60,7 +59,7 @@ const (
 	pathSample = 400
 )
 
-func pathReport(ctx context.Context, srv *intent.Server, listing int, encoding string, paths []pathCost) (*PathReport, error) {
+func pathReport(ctx context.Context, pf *pathFinder, listing int, encoding string, paths []pathCost) (*PathReport, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -87,7 +86,7 @@ func pathReport(ctx context.Context, srv *intent.Server, listing int, encoding s
 		if !pick[i] {
 			continue
 		}
-		n, err := pathTokens(ctx, srv, paths[i].op, encoding)
+		n, err := pf.tokens(ctx, paths[i].op, encoding)
 		if err != nil {
 			return nil, err
 		}
@@ -107,17 +106,58 @@ func pathReport(ctx context.Context, srv *intent.Server, listing int, encoding s
 	return &PathReport{WorstTokens: listing + worst.tokens, WorstID: worst.id, MedianTokens: listing + tks[len(tks)/2], Sampled: len(all)}, nil
 }
 
-// pathEnvelopes are the describe and find answers on op's path.
-func pathEnvelopes(ctx context.Context, srv *intent.Server, op *operations.Operation) (describe, find *intent.Envelope) {
-	describe = srv.Do(ctx, intent.ToolDescribe, intent.Input{Action: op.ID})
-	q, _ := json.Marshal(map[string]string{"intent": op.Summary})
-	find = srv.Call(ctx, intent.ToolFind, q)
-	return describe, find
+// pathFinder answers the two calls on the path to an operation: describe
+// with its id, and find with its summary, as an agent would look for it.
+// Find's answer depends on nothing but the intent's text, and catalogs
+// repeat summaries (generated and versioned APIs widely: "List invoices"
+// in every service), so each distinct summary is searched once and its
+// answer shared; at 100,000 generated operations that is a fifth of the
+// searches. It is safe for concurrent use.
+type pathFinder struct {
+	srv     *intent.Server
+	mu      sync.Mutex
+	answers map[string]*findAnswer
 }
 
-func pathTokens(ctx context.Context, srv *intent.Server, op *operations.Operation, encoding string) (int, error) {
-	d, f := pathEnvelopes(ctx, srv, op)
-	n, err := count(string(d.JSON()) + string(f.JSON()))
+// findAnswer is the size of find's answer to one summary, computed once.
+// Only the size is kept (the few paths counted exactly ask again): at
+// 100,000 operations the answers would hold 27 MB.
+type findAnswer struct {
+	once  sync.Once
+	bytes int
+}
+
+func newPathFinder(srv *intent.Server) *pathFinder {
+	return &pathFinder{srv: srv, answers: map[string]*findAnswer{}}
+}
+
+// find returns the JSON of find's answer to op's summary.
+func (p *pathFinder) find(ctx context.Context, op *operations.Operation) []byte {
+	q, _ := json.Marshal(map[string]string{"intent": op.Summary})
+	return p.srv.Call(ctx, intent.ToolFind, q).JSON()
+}
+
+// findBytes returns the size of find's answer to op's summary, searching
+// each distinct summary once.
+func (p *pathFinder) findBytes(ctx context.Context, op *operations.Operation) int {
+	p.mu.Lock()
+	a := p.answers[op.Summary]
+	if a == nil {
+		a = &findAnswer{}
+		p.answers[op.Summary] = a
+	}
+	p.mu.Unlock()
+	a.once.Do(func() { a.bytes = len(p.find(ctx, op)) })
+	return a.bytes
+}
+
+// describe returns describe's answer for op's id.
+func (p *pathFinder) describe(ctx context.Context, op *operations.Operation) *intent.Envelope {
+	return p.srv.Do(ctx, intent.ToolDescribe, intent.Input{Action: op.ID})
+}
+
+func (p *pathFinder) tokens(ctx context.Context, op *operations.Operation, encoding string) (int, error) {
+	n, err := count(string(p.describe(ctx, op).JSON()) + string(p.find(ctx, op)))
 	if err != nil {
 		return 0, err
 	}
@@ -127,16 +167,12 @@ func pathTokens(ctx context.Context, srv *intent.Server, op *operations.Operatio
 // reachability checks every visible operation of srv and returns how many
 // were checked, those that failed (sorted by id then check), and each
 // operation's path size in bytes.
-func reachability(ctx context.Context, srv *intent.Server) (checked int, bad []Unreachable, paths []pathCost, err error) {
+func reachability(ctx context.Context, srv *intent.Server, pf *pathFinder) (checked int, bad []Unreachable, paths []pathCost, err error) {
 	var ops []*operations.Operation
 	for _, op := range srv.Registry().All() {
 		if srv.Visible(op) {
 			ops = append(ops, op)
 		}
-	}
-	shadow, err := shadowServer(srv)
-	if err != nil {
-		return 0, nil, nil, err
 	}
 	var (
 		mu   sync.Mutex
@@ -146,7 +182,7 @@ func reachability(ctx context.Context, srv *intent.Server) (checked int, bad []U
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for op := range next {
-				fails, size := reachOne(ctx, srv, shadow, op)
+				fails, size := reachOne(ctx, srv, pf, op)
 				mu.Lock()
 				bad = append(bad, fails...)
 				if size > 0 {
@@ -186,47 +222,16 @@ func compare(a, b string) int {
 	return 0
 }
 
-// probeKey is the field a shadow handler answers with, naming its operation.
-const probeKey = "intentsrv_gate_probe"
-
-// shadowServer returns a server over copies of srv's operations, with the
-// same options, whose handlers run nothing: each answers with its own id.
-// Previews are kept, since they are side-effect free by contract.
-func shadowServer(srv *intent.Server) (*intent.Server, error) {
-	reg := operations.NewRegistry()
-	all := srv.Registry().All()
-	ops := make([]operations.Operation, len(all))
-	for i, op := range all {
-		cp := *op
-		cp.Aliases = slices.Clone(op.Aliases)
-		answer, _ := json.Marshal(map[string]string{probeKey: op.ID})
-		cp.Handler = func(context.Context, json.RawMessage) (json.RawMessage, error) { return answer, nil }
-		ops[i] = cp
-	}
-	// The schemas already registered once in srv's registry; compiling them
-	// again up front would double the gate's time for nothing.
-	if err := reg.RegisterAll(ops, operations.RegisterOptions{DeferCompile: true}); err != nil {
-		return nil, fmt.Errorf("shadow registry: %w", err)
-	}
-	opts := srv.Options()
-	opts.Logger = slog.New(slog.DiscardHandler)
-	shadow, err := intent.New(reg, opts)
-	if err != nil {
-		return nil, fmt.Errorf("shadow server: %w", err)
-	}
-	return shadow, nil
-}
-
-// reachOne runs describe and find on the real server and ask or act on the
-// shadow, and returns each check op fails.
-func reachOne(ctx context.Context, srv, shadow *intent.Server, op *operations.Operation) ([]Unreachable, int) {
+// reachOne runs describe, find and ask or act (under intent.WithProbe) for
+// op, and returns each check op fails and the size of op's path.
+func reachOne(ctx context.Context, srv *intent.Server, pf *pathFinder, op *operations.Operation) ([]Unreachable, int) {
 	var bad []Unreachable
 	fail := func(check, reason string) { bad = append(bad, Unreachable{ID: op.ID, Check: check, Reason: reason}) }
 
-	env, found := pathEnvelopes(ctx, srv, op)
+	env := pf.describe(ctx, op)
 	size := 0
 	if env.OK {
-		size = len(env.JSON()) + len(found.JSON())
+		size = len(env.JSON()) + pf.findBytes(ctx, op)
 	}
 	var d struct {
 		ID    string          `json:"id"`
@@ -260,27 +265,27 @@ func reachOne(ctx context.Context, srv, shadow *intent.Server, op *operations.Op
 	if op.Kind.IsWrite() {
 		verb = intent.ToolAct
 	}
-	if reason := resolves(ctx, shadow, verb, op); reason != "" {
+	if reason := resolves(ctx, srv, verb, op); reason != "" {
 		fail(verb, reason)
 	}
 	return bad, size
 }
 
-// resolves calls verb with op's id on the shadow server, with the params of
-// op's first example (or none), and reports "" when the call reached op: its
-// handler ran, its preview came back, or its input schema judged the
-// params. Anything else is the reason it did not.
-func resolves(ctx context.Context, shadow *intent.Server, verb string, op *operations.Operation) string {
+// resolves calls verb with op's id under intent.WithProbe, with the params
+// of op's first example (or none), and reports "" when the call reached op:
+// it got as far as op's handler (which a probe does not run), its preview
+// came back, or its input schema judged the params. Anything else is the
+// reason it did not.
+func resolves(ctx context.Context, srv *intent.Server, verb string, op *operations.Operation) string {
 	params := json.RawMessage(`{}`)
 	if len(op.Examples) > 0 && op.Examples[0].Params != nil {
 		if b, err := json.Marshal(op.Examples[0].Params); err == nil {
 			params = b
 		}
 	}
-	env := shadow.Do(ctx, verb, intent.Input{Action: op.ID, Params: params})
+	env := srv.Do(intent.WithProbe(ctx), verb, intent.Input{Action: op.ID, Params: params})
 	if env.OK {
-		var probe map[string]string
-		if json.Unmarshal(env.Data, &probe) == nil && probe[probeKey] == op.ID {
+		if id, ok := intent.Probed(env); ok && id == op.ID {
 			return ""
 		}
 		return fmt.Sprintf("ran something other than %s", op.ID)

@@ -155,11 +155,12 @@ func Run(ctx context.Context, srv *intent.Server, b Budgets) (*Report, error) {
 	}
 	if !b.SkipReachability {
 		r.Reachability = true
-		_, bad, paths, err := reachability(ctx, srv)
+		pf := newPathFinder(srv)
+		_, bad, paths, err := reachability(ctx, srv, pf)
 		if err != nil {
 			return nil, err
 		}
-		pr, err := pathReport(ctx, srv, r.List.Enforced, b.Encoding, paths)
+		pr, err := pathReport(ctx, pf, r.List.Enforced, b.Encoding, paths)
 		if err != nil {
 			return nil, err
 		}

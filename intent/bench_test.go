@@ -2,12 +2,16 @@ package intent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // BenchmarkAsk measures one ask call end to end in-process: input decoding,
@@ -102,4 +106,93 @@ func BenchmarkBudget(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkOverhead is the benchmark of record for the intent layer's cost
+// (issue 10, item 11): one reading of a note through mcp-go's in-process
+// client and server, three ways, interleaved call by call so that all three
+// see the same machine load:
+//
+//   - plain: what a project without intentsrv writes, a plain mcp-go tool
+//     doing the same work: notes.get's input schema as the tool's schema,
+//     arguments checked against it by mcp-go (WithInputSchemaValidation,
+//     the same validator library), the same handler, its JSON returned as
+//     text and structured content;
+//   - id: ask {action: notes.get, params};
+//   - intent: ask {intent, params}, the router picking the operation.
+//
+// It reports each path's median (µs per call) and the ratios id/plain and
+// intent/plain, which issue 10 bounds at 1.3 and 1.5.
+func BenchmarkOverhead(b *testing.B) {
+	s, _ := newTestServer(b, Options{})
+	op, ok := s.Registry().Get("notes.get")
+	if !ok {
+		b.Fatal("notes.get is not registered")
+	}
+	plain := server.NewMCPServer("plain", "bench", server.WithToolCapabilities(false), server.WithRecovery(), server.WithInputSchemaValidation())
+	plain.AddTool(mcp.Tool{Name: "notes_get", Description: op.Summary, RawInputSchema: op.Input},
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			args := req.Params.RawArguments
+			if len(args) == 0 {
+				args, _ = json.Marshal(req.Params.Arguments)
+			}
+			out, err := op.Handler(ctx, args)
+			if err != nil {
+				return mcp.NewToolResultError(err.Error()), nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(out))}, StructuredContent: out}, nil
+		})
+	ctx := context.Background()
+	plainClient := benchClient(b, ctx, plain)
+	intentClient := benchClient(b, ctx, NewMCPServer(s, "bench"))
+
+	calls := []struct {
+		name   string
+		client *client.Client
+		tool   string
+		args   map[string]any
+	}{
+		{"plain", plainClient, "notes_get", map[string]any{"id": 3}},
+		{"id", intentClient, ToolAsk, map[string]any{"action": "notes.get", "params": map[string]any{"id": 3}}},
+		{"intent", intentClient, ToolAsk, map[string]any{"intent": "get note 3 by id", "params": map[string]any{"id": 3}}},
+	}
+	times := make([][]time.Duration, len(calls))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, c := range calls {
+			var req mcp.CallToolRequest
+			req.Params.Name = c.tool
+			req.Params.Arguments = c.args
+			start := time.Now()
+			res, err := c.client.CallTool(ctx, req)
+			times[i] = append(times[i], time.Since(start))
+			if err != nil || res.IsError {
+				b.Fatalf("%s: %v %+v", c.name, err, res)
+			}
+		}
+	}
+	med := make([]float64, len(calls))
+	for i, c := range calls {
+		slices.Sort(times[i])
+		med[i] = float64(times[i][len(times[i])/2].Nanoseconds()) / 1e3
+		b.ReportMetric(med[i], c.name+"-µs")
+	}
+	b.ReportMetric(med[1]/med[0], "id/plain")
+	b.ReportMetric(med[2]/med[0], "intent/plain")
+}
+
+// benchClient is an initialized in-process mcp-go client of ms.
+func benchClient(b *testing.B, ctx context.Context, ms *server.MCPServer) *client.Client {
+	c, err := client.NewInProcessClient(ms)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	if err := c.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION}}); err != nil {
+		b.Fatal(err)
+	}
+	return c
 }

@@ -287,7 +287,7 @@ func (s *Server) describe(ctx context.Context, in Input) *Envelope {
 		if limit == 0 {
 			limit = defaultDescribeLimit
 		}
-		res := s.index().router.Search(in.Intent, s.filterFor(f), min(limit, maxFindLimit))
+		res := s.index().router().Search(in.Intent, s.filterFor(f), min(limit, maxFindLimit))
 		if len(res.Candidates) == 0 {
 			return failure(CodeNoMatch, "no operation matches that intent", nil,
 				&Remedy{Tool: ToolDescribe, Fix: "browse the namespaces with describe {} or rephrase"})
@@ -580,7 +580,7 @@ func (s *Server) unknownAction(id, tool string) *Envelope {
 	sugg := s.routerFor(id, "").Suggest(id, router.Filter{Keep: s.visible}, 3)
 	if len(sugg) == 0 {
 		// An id that is not an id at all may be an intent typed into action.
-		res := s.index().router.Search(id, router.Filter{Keep: s.visible}, 3)
+		res := s.index().router().Search(id, router.Filter{Keep: s.visible}, 3)
 		if res.Decision != router.DecisionNoMatch {
 			for _, c := range res.Candidates {
 				sugg = append(sugg, c.Op.ID)

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -110,6 +111,11 @@ func (s *Server) info(op *operations.Operation) *opInfo {
 			sort.Strings(inf.paging)
 		}
 		inf.input, inf.elided, inf.defs = budgetSchema(capSchema(schema, inputSchemaDepth, true).(map[string]any), descriptorBudgetBytes)
+		if bytes.Equal(inf.input, op.Input) {
+			// Nothing was capped or cut: share the operation's bytes rather
+			// than keep a second copy for every operation ever described.
+			inf.input = op.Input
+		}
 	} else {
 		inf.input = op.Input
 	}

@@ -141,3 +141,24 @@ func TestResultShapeKeepsScalarTypesAtDepth(t *testing.T) {
 		t.Fatalf("shape = %s, want %s", got, want)
 	}
 }
+
+// A descriptor whose input schema needed no capping shares the
+// operation's bytes instead of keeping a copy per described operation.
+func TestDescriptorSharesUncutInput(t *testing.T) {
+	reg := operations.NewRegistry()
+	compact := json.RawMessage(`{"properties":{"id":{"description":"Id of the invoice.","type":"string"}},"required":["id"],"type":"object"}`)
+	reg.MustRegister(operations.Operation{ID: "invoices.get", Summary: "Get an invoice", Input: compact,
+		Handler: func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, nil }})
+	s, err := New(reg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, _ := reg.Get("invoices.get")
+	inf := s.info(op)
+	if string(inf.input) != string(compact) {
+		t.Fatalf("descriptor input %s, want the schema unchanged", inf.input)
+	}
+	if &inf.input[0] != &op.Input[0] {
+		t.Error("the descriptor keeps a copy of an input schema it did not change")
+	}
+}

@@ -10,14 +10,32 @@ import (
 // catalogIndex is what the verbs search: the router over the visible
 // operations, the visible namespaces, and nsPrefixes, each namespace and
 // every dotted prefix of one (find with a namespace filter must not scan
-// the catalog). It is immutable once built.
+// the catalog). It is immutable once built, except that its router is
+// built in the background: the router index is most of a warm start (two
+// thirds of it on GitHub's spec) and nothing before an agent's first
+// intent needs it.
 type catalogIndex struct {
-	router     *router.Router
+	// rt is set, or rtPanic is, before ready is closed.
+	rt         *router.Router
+	rtPanic    any
+	ready      chan struct{}
+	visibleOps int
 	namespaces []operations.Namespace
 	nsPrefixes map[string]bool
 }
 
-// buildIndex indexes the registry's visible operations as they are now.
+// router waits for the router; a panic of its build is raised in the
+// caller, where Do turns it into an internal_error.
+func (c *catalogIndex) router() *router.Router {
+	<-c.ready
+	if c.rtPanic != nil {
+		panic(c.rtPanic)
+	}
+	return c.rt
+}
+
+// buildIndex indexes the registry's visible operations as they are now;
+// the router is ready when its router method returns.
 func (s *Server) buildIndex() *catalogIndex {
 	var visible []*operations.Operation
 	for _, op := range s.reg.All() {
@@ -27,7 +45,12 @@ func (s *Server) buildIndex() *catalogIndex {
 			visible = append(visible, op)
 		}
 	}
-	idx := &catalogIndex{router: router.New(visible, router.Options{Synonyms: s.opts.Synonyms})}
+	idx := &catalogIndex{ready: make(chan struct{}), visibleOps: len(visible)}
+	go func() {
+		defer close(idx.ready)
+		defer func() { idx.rtPanic = recover() }()
+		idx.rt = router.New(visible, router.Options{Synonyms: s.opts.Synonyms})
+	}()
 	idx.namespaces = s.builtins.addNamespace(s.reg.Namespaces(s.visible))
 	idx.nsPrefixes = make(map[string]bool, 2*len(idx.namespaces))
 	for _, n := range idx.namespaces {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/buger/jsonparser"
 )
 
 // Input is the condensed input every intent tool takes.
@@ -62,6 +64,16 @@ func DecodeInput(raw []byte) (Input, error) {
 	if len(raw) > maxInputBytes {
 		return Input{}, &InputError{Message: fmt.Sprintf("input is %d bytes; the limit is %d", len(raw), maxInputBytes)}
 	}
+	if in, ok := decodeInputFast(raw); ok {
+		return in.checked()
+	}
+	return decodeInputGeneral(raw)
+}
+
+// decodeInputGeneral is DecodeInput for any non-empty raw within the size
+// limit: it accepts every form hosts send and names what is wrong with the
+// rest.
+func decodeInputGeneral(raw []byte) (Input, error) {
 	if raw[0] == '"' {
 		// Some hosts send the whole argument object as a JSON string.
 		var s string
@@ -118,6 +130,11 @@ func DecodeInput(raw []byte) (Input, error) {
 			return Input{}, &InputError{Field: "params", Message: "must be a JSON object"}
 		}
 	}
+	return in.checked()
+}
+
+// checked trims the decoded input's strings and applies the size limits.
+func (in Input) checked() (Input, error) {
 	in.Action = strings.TrimSpace(in.Action)
 	in.Intent = strings.TrimSpace(in.Intent)
 	in.PlanRef = strings.TrimSpace(in.PlanRef)
@@ -132,6 +149,65 @@ func DecodeInput(raw []byte) (Input, error) {
 		return Input{}, &InputError{Field: "intent", Message: fmt.Sprintf("is %d characters; say it in at most %d", n, maxIntentRunes)}
 	}
 	return in, nil
+}
+
+// decodeInputFast decodes the input agents send nearly always, a JSON object
+// of known fields whose strings are plain ASCII with no escapes and whose
+// params, if any, is an object, without the general path's map and
+// reflection (a tenth of an ask's time on the wire). It gives the same
+// Input the general path would; ok is false for anything else, which the
+// general path then decodes or refuses with its messages.
+func decodeInputFast(raw []byte) (in Input, ok bool) {
+	if raw[0] != '{' || !json.Valid(raw) {
+		return Input{}, false
+	}
+	ok = true
+	err := jsonparser.ObjectEach(raw, func(key, value []byte, t jsonparser.ValueType, _ int) error {
+		var dst *string
+		switch string(key) {
+		case "action":
+			dst = &in.Action
+		case "intent":
+			dst = &in.Intent
+		case "plan_ref":
+			dst = &in.PlanRef
+		case "params":
+			switch t {
+			case jsonparser.Object:
+				in.Params = value
+			case jsonparser.Null:
+			default:
+				ok = false
+			}
+			return nil
+		default:
+			ok = false
+			return nil
+		}
+		switch {
+		case t == jsonparser.String && plainASCII(value):
+			*dst = string(value)
+		case t == jsonparser.Null:
+		default:
+			ok = false
+		}
+		return nil
+	})
+	if err != nil || !ok {
+		return Input{}, false
+	}
+	return in, true
+}
+
+// plainASCII reports whether b is printable ASCII with no escapes: the JSON
+// string's content is then its value.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // paramsMap decodes params into a map for filters; nil params give an empty

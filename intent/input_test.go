@@ -95,3 +95,33 @@ func FuzzCall(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeInputFast checks the fast path against the general one: on
+// every input the fast path takes, both give the same Input and the same
+// error, so the fast path changes nothing but the time.
+func FuzzDecodeInputFast(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"action":"a.b","params":{"x":[1,2]}}`, `{"intent":"list open tickets","params":{}}`,
+		`{"action":"a.b","action":"c.d"}`, `{"action":1,"action":"a.b"}`, `{"Action":"a.b"}`, `{"act\u0069on":"a.b"}`,
+		`{"action":"a\"b"}`, `{"intent":"caf\u00e9"}`, `{"params":null,"plan_ref":null}`, `{"params":"{}"}`, `{"action":" a.b "}`,
+		`{"params":{"a":1},"params":{"b":2}}`, `{"action":"a.b"} `, `{"action":"a.b",}`, `{"action":"` + strings.Repeat("a", 129) + `"}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		raw = []byte(strings.TrimSpace(string(raw)))
+		if len(raw) == 0 {
+			return
+		}
+		fast, ok := decodeInputFast(raw)
+		if !ok {
+			return
+		}
+		fastIn, fastErr := fast.checked()
+		in, err := decodeInputGeneral(raw)
+		if (err == nil) != (fastErr == nil) || (err != nil && err.Error() != fastErr.Error()) {
+			t.Fatalf("%s: fast error %v, general error %v", raw, fastErr, err)
+		}
+		if in.Action != fastIn.Action || in.Intent != fastIn.Intent || in.PlanRef != fastIn.PlanRef || string(in.Params) != string(fastIn.Params) {
+			t.Fatalf("%s: fast %+v, general %+v", raw, fastIn, in)
+		}
+	})
+}

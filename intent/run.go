@@ -52,19 +52,20 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 		return failure(CodeInvalidParams, "ask needs an action (an operation id) or an intent", nil,
 			&Remedy{Tool: ToolFind, Fix: "find the operation id by intent, then ask {\"action\": id, \"params\": {...}}"})
 	}
-	res := s.index().router.Search(in.Intent, router.Filter{Kinds: []operations.Kind{operations.KindRead}, Keep: s.visible}, defaultFindLimit)
+	res := s.index().router().Search(in.Intent, router.Filter{Kinds: []operations.Kind{operations.KindRead}, Keep: s.visible}, defaultFindLimit)
 	op, env := s.routed(res, ToolAsk, in)
 	if env != nil {
 		return env
 	}
-	out := s.execute(ctx, op, in.argsJSON())
+	out := s.executeValid(ctx, op, in.argsJSON())
 	s.routingMeta(out, res)
 	return out
 }
 
 // routed turns a search into the one operation to use, or the failure that
 // explains why there is none (no_match, ambiguous_intent, or params that do
-// not fit the confident match).
+// not fit the confident match). The operation it returns has validated
+// in's params.
 func (s *Server) routed(res router.Result, tool string, in Input) (*operations.Operation, *Envelope) {
 	// res.Verb is what the intent asks for; a question about state ("is
 	// issue 5 open?") asks to read, whatever verbs it holds.
@@ -136,7 +137,7 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 				&Remedy{Tool: ToolAct, Fix: "repeat the preview's action and params together with plan_ref"})
 		}
 		// act with only an intent never executes: it resolves the plan.
-		res := s.index().router.Search(in.Intent, router.Filter{Keep: s.visible}, defaultFindLimit)
+		res := s.index().router().Search(in.Intent, router.Filter{Keep: s.visible}, defaultFindLimit)
 		op, env := s.routed(res, ToolAct, in)
 		if env != nil {
 			return env
@@ -168,6 +169,11 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 				&Remedy{Tool: ToolAct, Action: op.ID, Fix: "call act without plan_ref for a fresh preview, then confirm with the plan_ref it returns and the same params"})
 		}
 	}
+	if probing(ctx) {
+		// The gate's probe stops where the call would run: a plan_ref is
+		// verified, never consumed.
+		return probeAnswer(op.ID)
+	}
 	run := func() (*Envelope, bool) {
 		if in.PlanRef != "" {
 			if err := s.plans.consume(ctx, in.PlanRef); err != nil {
@@ -178,7 +184,7 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 				return s.storeFailure(op.ID, err), false
 			}
 		}
-		return s.execute(ctx, op, args), true
+		return s.executeValid(ctx, op, args), true
 	}
 	key, bad := idempotencyKeyOf(ctx, in)
 	if bad != nil {
@@ -246,7 +252,7 @@ func (s *Server) guard(ctx context.Context, fn func(context.Context) (any, error
 		err error
 	}
 	done := make(chan result, 1)
-	go func() {
+	s.workers.run(func() {
 		defer func() {
 			if r := recover(); r != nil {
 				done <- result{err: &panicError{value: r}}
@@ -254,7 +260,7 @@ func (s *Server) guard(ctx context.Context, fn func(context.Context) (any, error
 		}()
 		v, err := fn(ctx)
 		done <- result{v, err}
-	}()
+	})
 	select {
 	case r := <-done:
 		return r.v, r.err
@@ -272,12 +278,23 @@ func (p *panicError) Error() string { return fmt.Sprintf("operation panicked: %v
 
 var errTimeout = errors.New("operation timed out")
 
-// execute validates args and runs op: a built-in runs.* operation at
-// once, any other as a run that answers within the call's wait or hands
-// back a run handle (runs.go).
+// execute validates args and runs op (see executeValid).
 func (s *Server) execute(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
 	if err := s.validate(op.ID, args); err != nil {
 		return s.invalidParams(op, err)
+	}
+	return s.executeValid(ctx, op, args)
+}
+
+// executeValid runs op with args already validated against its input
+// schema (routed and act validate before they pick or confirm; a second
+// validation would only repeat the first): a built-in runs.* operation at
+// once, any other as a run that answers within the call's wait or hands
+// back a run handle (runs.go). Under the gate's probe it stops where the
+// operation would run.
+func (s *Server) executeValid(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
+	if probing(ctx) {
+		return probeAnswer(op.ID)
 	}
 	if h := s.builtins.handler(op); h != nil {
 		return h(s, ctx, args)

@@ -91,7 +91,7 @@ func (s *Server) routerFor(query, namespace string) *router.Router {
 	if namespace == RunsNamespace || isReservedID(strings.ToLower(strings.TrimSpace(query))) {
 		return s.builtins.router
 	}
-	return s.index().router
+	return s.index().router()
 }
 
 // registerOutside registers a built-in with its input schema reflected

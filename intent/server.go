@@ -134,15 +134,19 @@ type SourceHealth struct {
 }
 
 // Server serves the four intent tools over one registry. It is safe for
-// concurrent use. The router index is built from the registry at New; after
-// the registry changes (an upstream's tools changed), Reindex rebuilds it.
+// concurrent use. The router index is built from the registry by New, in
+// the background: the listing and every call by operation id are served
+// at once, and a call that needs the router (an intent, a did-you-mean)
+// waits for the index. After the registry changes (an upstream's tools
+// changed), Reindex rebuilds it the same way.
 type Server struct {
-	reg    *operations.Registry
-	router *router.Router
-	opts   Options
-	plans  *planSigner
-	log    *slog.Logger
-	infos  sync.Map // *operations.Operation -> *opInfo, derived once per operation
+	reg  *operations.Registry
+	opts Options
+
+	plans   *planSigner
+	workers *handlerWorkers
+	log     *slog.Logger
+	infos   sync.Map // *operations.Operation -> *opInfo, derived once per operation
 
 	// countTokens counts a text's o200k tokens for the result budget;
 	// tests wrap it to measure how much text the budget tokenizes.
@@ -203,7 +207,7 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 	if err := checkToolPrefix(opts.ToolPrefix); err != nil {
 		return nil, err
 	}
-	s := &Server{reg: reg, opts: opts, log: opts.Logger, countTokens: countO200K, runs: opts.Runs, builtins: newBuiltins()}
+	s := &Server{reg: reg, opts: opts, log: opts.Logger, countTokens: countO200K, runs: opts.Runs, builtins: newBuiltins(), workers: newHandlerWorkers()}
 	if opts.Writes != WritesDeny && len(opts.PlanKey) == 0 {
 		s.log.Warn("writes are enabled and plan_refs are signed with a random key: previews die with this process and replicas refuse each other's; set INTENTSRV_PLAN_KEY (at least 32 bytes) to keep them",
 			"writes", opts.Writes)
@@ -221,8 +225,13 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 // Registry returns the registry the server serves.
 func (s *Server) Registry() *operations.Registry { return s.reg }
 
-// Router returns the server's router over the visible operations.
-func (s *Server) Router() *router.Router { return s.index().router }
+// Router returns the server's router over the visible operations, waiting
+// for its build to finish.
+func (s *Server) Router() *router.Router { return s.index().router() }
+
+// Len returns the number of visible operations (those the router
+// indexes) without waiting for the index.
+func (s *Server) Len() int { return s.index().visibleOps }
 
 // Options returns the effective options (defaults filled in).
 func (s *Server) Options() Options { return s.opts }

@@ -272,6 +272,15 @@ func TestRegisterAll(t *testing.T) {
 	if err := r.RegisterAll([]Operation{{ID: "x.arr", Handler: echo, Input: json.RawMessage(`{"type":"array"}`)}}, RegisterOptions{DeferCompile: true}); err == nil {
 		t.Fatal("deferred registration must still refuse a non-object root")
 	}
+	// The output schema's JSON is checked with the compilation: now, or
+	// not at all for a catalog known to have registered before.
+	broken := Operation{ID: "x.out", Handler: echo, Output: json.RawMessage(`{"type":`)}
+	if err := NewRegistry().RegisterAll([]Operation{broken}, RegisterOptions{}); err == nil || !strings.Contains(err.Error(), "output schema") {
+		t.Fatalf("compiled registration of a broken output schema: %v", err)
+	}
+	if err := NewRegistry().RegisterAll([]Operation{broken}, RegisterOptions{DeferCompile: true}); err != nil {
+		t.Fatalf("deferred registration scanned the output schema: %v", err)
+	}
 }
 
 func TestTypedDecodesWholeFloats(t *testing.T) {

@@ -260,7 +260,7 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 		return nil, false, err
 	}
 	f.src.attach(srv)
-	if srv.Router().Len() == 0 && reg.Len() > 0 {
+	if srv.Len() == 0 && reg.Len() > 0 {
 		log.Warn("no operation is visible: the --allow/--deny globs or the write policy hide all of them",
 			"operations", reg.Len(), "allow", f.allow.String(), "deny", f.deny.String(), "writes", writes)
 	}

@@ -133,7 +133,7 @@ func (h *httpFlags) serveHTTP(ctx context.Context, f *serverFlags, logger *slog.
 	}
 	rs.SetIntent(srv)
 	logger.Info("intentsrv serving MCP over HTTP", "version", ServerVersion(), "addr", ln.Addr().String(), "mcp", remote.PathMCP, "rest", remote.PathREST,
-		"operations", srv.Router().Len(), "tools", len(srv.Tools()), "writes", srv.Options().Writes)
+		"operations", srv.Len(), "tools", len(srv.Tools()), "writes", srv.Options().Writes)
 	if err := <-served; err != nil {
 		logger.Error("http transport stopped", "err", err)
 		return exitFail
