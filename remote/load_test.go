@@ -121,7 +121,7 @@ func TestLoadMixedCalls(t *testing.T) {
 	// The run is a subtest so that its cleanups (clients, connections)
 	// have run when the leak check below looks.
 	t.Run(fmt.Sprintf("%dx%d", clients, calls), func(t *testing.T) { runLoad(t, clients, calls) })
-	goleak.VerifyNone(t, before)
+	goleak.VerifyNone(t, before, idleHandlerWorkers)
 }
 
 func runLoad(t *testing.T, clients, calls int) {
