@@ -57,59 +57,50 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 			qres.add(t)
 		}
 	}
-	miss := r.tu.resMiss
+	b := booster{r: r, groups: groups, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss}
 	if len(qres.terms) == 0 {
-		miss = 0
+		b.miss = 0
 	}
-	idb := r.tu.idBoost
-	// The boosts below multiply a score by at most hiBoost and at least
-	// loBoost. An operation whose score times hiBoost stays under the
-	// limit-th best allowed score times loBoost cannot reach the top, so
-	// it is not boosted: most of a long query's matches are such.
-	hiBoost, loBoost := (1+r.tu.vboost)*(1+idb)*(1+r.tu.sumBoost)*(1+r.tu.itemBoost), 1-miss
+	if len(touched) <= minPrune*limit {
+		for _, d := range touched {
+			acc[d] = b.boost(d, acc[d])
+		}
+		return r.selectTop(touched, acc, f, limit, sc), total
+	}
+	// The boosts multiply a score by at most hiBoost. The operations that
+	// lead by their words (at least limit of them pass the filter) are
+	// boosted first; an operation whose score times hiBoost stays under
+	// the limit-th of their boosted scores cannot reach the top, so it is
+	// not boosted: most of a long query's matches are such.
+	hiBoost := (1 + r.tu.vboost) * (1 + r.tu.idBoost) * (1 + r.tu.sumBoost) * (1 + r.tu.itemBoost)
 	if len(sc.services) > 0 {
 		hiBoost *= 1 + r.tu.svc
 	}
-	var cutoff float32
-	if len(touched) > minPrune*limit {
-		cutoff = r.kthAllowed(touched, acc, f, limit, sc) * loBoost / hiBoost
-	}
+	kth := r.kthAllowed(touched, acc, f, limit, sc)
+	lead, h := sc.lead[:0], sc.kth[:0]
 	for _, d := range touched {
-		s := acc[d]
-		if s < cutoff {
+		if acc[d] < kth {
 			continue
 		}
-		if qverb != verbNone && !r.opts.noVerbs {
-			if ov := r.verbs[d]; ov == qverb || (qverb == verbRead && ov == verbList) || (qverb == verbList && ov == verbRead) {
-				if ov == qverb {
-					s *= 1 + r.tu.vboost
-				} else {
-					s *= 1 + r.tu.vboost/2
-				}
-			}
+		s := b.boost(d, acc[d])
+		lead = append(lead, hit{d, s})
+		if f.allowed(r.ops[d]) {
+			h = pushBounded(h, s, limit)
 		}
-		if idb > 0 {
-			if ts := ix.idTerms.of(d); len(ts) > 0 {
-				s *= 1 + idb*float32(qterms.count(ts))/float32(len(ts))
-			}
-		}
-		if miss > 0 && !qres.any(ix.idTerms.of(d)) && !qres.any(ix.resTerms.of(d)) {
-			s *= 1 - miss
-		}
-		if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && r.scopeAgrees(groups, qverb, d) {
-			s *= 1 + ib
-		}
-		if len(sc.services) > 0 && (slices.Contains(sc.services, ix.svc.of[d][0]) || slices.Contains(sc.services, ix.svc.of[d][1])) {
-			s *= 1 + r.tu.svc
-		}
-		if sb := r.tu.sumBoost; sb > 0 {
-			if ts := ix.sumTerms.of(d); len(ts) > 0 {
-				c := float32(qterms.count(ts)) / float32(len(ts))
-				s *= 1 + sb*c*c
-			}
-		}
-		acc[d] = s
 	}
+	var bar float32
+	if len(h) == limit {
+		bar = h[0]
+	}
+	for _, d := range touched {
+		if s := acc[d]; s < kth && s*hiBoost >= bar {
+			acc[d] = b.boost(d, s)
+		}
+	}
+	for _, l := range lead {
+		acc[l.d] = l.s
+	}
+	sc.lead, sc.kth = lead, h
 	return r.selectTop(touched, acc, f, limit, sc), total
 }
 
@@ -117,36 +108,62 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 // its limit this many times.
 const minPrune = 8
 
+// booster applies the per-operation boosts of one query to a word score.
+type booster struct {
+	r        *Router
+	groups   []group
+	qverb    verbClass
+	qterms   *termSet // the query's terms (variants of weight ≥ 0.5)
+	qres     *termSet // the resources it names
+	services []int32  // the services it names
+	miss     float32  // resourceMiss, or 0 when the query names no resource
+}
+
+// boost returns operation d's score s with the boosts applied: the verb
+// the query asks for, the share of its id and summary words the query
+// says, one item of a resource the query names, a service it names, and
+// the discount of an operation of none of the resources it names.
+func (b *booster) boost(d uint32, s float32) float32 {
+	r, ix := b.r, b.r.idx
+	if b.qverb != verbNone && !r.opts.noVerbs {
+		if ov := r.verbs[d]; ov == b.qverb || (b.qverb == verbRead && ov == verbList) || (b.qverb == verbList && ov == verbRead) {
+			if ov == b.qverb {
+				s *= 1 + r.tu.vboost
+			} else {
+				s *= 1 + r.tu.vboost/2
+			}
+		}
+	}
+	if idb := r.tu.idBoost; idb > 0 {
+		if ts := ix.idTerms.of(d); len(ts) > 0 {
+			s *= 1 + idb*float32(b.qterms.count(ts))/float32(len(ts))
+		}
+	}
+	if b.miss > 0 && !b.qres.any(ix.idTerms.of(d)) && !b.qres.any(ix.resTerms.of(d)) {
+		s *= 1 - b.miss
+	}
+	if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && r.scopeAgrees(b.groups, b.qverb, d) {
+		s *= 1 + ib
+	}
+	if len(b.services) > 0 && (slices.Contains(b.services, ix.svc.of[d][0]) || slices.Contains(b.services, ix.svc.of[d][1])) {
+		s *= 1 + r.tu.svc
+	}
+	if sb := r.tu.sumBoost; sb > 0 {
+		if ts := ix.sumTerms.of(d); len(ts) > 0 {
+			c := float32(b.qterms.count(ts)) / float32(len(ts))
+			s *= 1 + sb*c*c
+		}
+	}
+	return s
+}
+
 // kthAllowed returns the limit-th best score in acc among the documents
 // of touched that pass f, or 0 when fewer pass.
 func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int, sc *scratch) float32 {
 	h := sc.kth[:0]
 	for _, d := range touched {
-		s := acc[d]
-		if len(h) == limit && s <= h[0] || !f.allowed(r.ops[d]) {
-			continue
-		}
-		if len(h) < limit {
-			h = append(h, s)
-			for i := len(h) - 1; i > 0 && h[(i-1)/2] > h[i]; i = (i - 1) / 2 {
-				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
-			}
-			continue
-		}
-		h[0] = s
-		for i := 0; ; {
-			m, l := i, 2*i+1
-			if l < len(h) && h[l] < h[m] {
-				m = l
-			}
-			if l+1 < len(h) && h[l+1] < h[m] {
-				m = l + 1
-			}
-			if m == i {
-				break
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
+		if s := acc[d]; (len(h) < limit || s > h[0]) && f.allowed(r.ops[d]) {
+			h = pushBounded(h, s, limit)
 		}
 	}
 	sc.kth = h
@@ -154,6 +171,36 @@ func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int
 		return 0
 	}
 	return h[0]
+}
+
+// pushBounded adds s to h, a min-heap of at most limit scores that keeps
+// the largest: h[0] is the smallest kept.
+func pushBounded(h []float32, s float32, limit int) []float32 {
+	if len(h) < limit {
+		h = append(h, s)
+		for i := len(h) - 1; i > 0 && h[(i-1)/2] > h[i]; i = (i - 1) / 2 {
+			h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+		}
+		return h
+	}
+	if s <= h[0] {
+		return h
+	}
+	h[0] = s
+	for i := 0; ; {
+		m, l := i, 2*i+1
+		if l < len(h) && h[l] < h[m] {
+			m = l
+		}
+		if l+1 < len(h) && h[l+1] < h[m] {
+			m = l + 1
+		}
+		if m == i {
+			return h
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // selectTop returns the best limit documents of touched (scores in acc)

@@ -138,6 +138,7 @@ type scratch struct {
 	corr   []uint32
 	vbuf   []variant
 	kth    []float32    // min-heap for kthAllowed
+	lead   []hit        // score's operations that lead by their words, boosted
 	bounds []groupBound // restrictable's per-group bounds
 	qterms termSet      // the query's terms (variants of weight ≥ 0.5)
 	qres   termSet      // the resources the query names
