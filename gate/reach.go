@@ -3,10 +3,12 @@ package gate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/intentsrv/intentsrv/intent"
 	"github.com/intentsrv/intentsrv/operations"
@@ -81,16 +83,25 @@ func pathReport(ctx context.Context, pf *pathFinder, listing int, encoding strin
 		id     string
 		tokens int
 	}
-	var all []counted
+	var picked []int
 	for i := range paths {
-		if !pick[i] {
-			continue
+		if pick[i] {
+			picked = append(picked, i)
 		}
-		n, err := pf.tokens(ctx, paths[i].op, encoding)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, counted{paths[i].op.ID, n})
+	}
+	// Each count is a describe, a find and two tokenizations: spread them
+	// over the cores, each result in its own slot.
+	all := make([]counted, len(picked))
+	errs := make([]error, len(picked))
+	if err := forEach(ctx, len(picked), func(k int) {
+		op := paths[picked[k]].op
+		n, err := pf.tokens(ctx, op, encoding)
+		all[k], errs[k] = counted{op.ID, n}, err
+	}); err != nil {
+		return nil, fmt.Errorf("path sizes: %w", err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	worst := slices.MaxFunc(all, func(a, b counted) int {
 		if a.tokens != b.tokens {
@@ -174,34 +185,25 @@ func reachability(ctx context.Context, srv *intent.Server, pf *pathFinder) (chec
 			ops = append(ops, op)
 		}
 	}
-	var (
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		next = make(chan *operations.Operation)
-	)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for op := range next {
-				fails, size := reachOne(ctx, srv, pf, op)
-				mu.Lock()
-				bad = append(bad, fails...)
-				if size > 0 {
-					paths = append(paths, pathCost{op, size})
-				}
-				mu.Unlock()
-			}
-		})
+	// Each operation's checks are independent: run them on every core,
+	// each result in the operation's own slot, so the answer does not
+	// depend on the order the workers finish in.
+	type result struct {
+		fails []Unreachable
+		size  int
 	}
-	for _, op := range ops {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- op
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	results := make([]result, len(ops))
+	if err := forEach(ctx, len(ops), func(i int) {
+		fails, size := reachOne(ctx, srv, pf, ops[i])
+		results[i] = result{fails, size}
+	}); err != nil {
 		return 0, nil, nil, fmt.Errorf("reachability: %w", err)
+	}
+	for i, res := range results {
+		bad = append(bad, res.fails...)
+		if res.size > 0 {
+			paths = append(paths, pathCost{ops[i], res.size})
+		}
 	}
 	slices.SortFunc(bad, func(a, b Unreachable) int {
 		if a.ID != b.ID {
@@ -210,6 +212,30 @@ func reachability(ctx context.Context, srv *intent.Server, pf *pathFinder) (chec
 		return compare(a.Check, b.Check)
 	})
 	return len(ops), bad, paths, nil
+}
+
+// forEach calls fn(i) for every i in [0, n) on up to GOMAXPROCS goroutines
+// and returns when all calls have returned. It stops handing out indexes
+// once ctx is done and then returns ctx's error; fn must be safe for
+// concurrent use and write only to its own index's results.
+func forEach(ctx context.Context, n int, fn func(i int)) error {
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
 }
 
 func compare(a, b string) int {

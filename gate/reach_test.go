@@ -3,10 +3,17 @@ package gate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/intentsrv/intentsrv/intent"
+	"github.com/intentsrv/intentsrv/internal/synth"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -45,5 +52,90 @@ func TestPathFinderSearchesEachSummaryOnce(t *testing.T) {
 		if got, n := pf.findBytes(t.Context(), op), len(want.JSON()); got < n-3 || got > n+3 {
 			t.Errorf("%s: shared find answer is %d bytes, find's is %d", op.ID, got, n)
 		}
+	}
+}
+
+// forEach hands every index to exactly one call, uses more than one
+// goroutine when GOMAXPROCS allows, and stops at a cancelled context.
+func TestForEachCoversEveryIndexOnce(t *testing.T) {
+	const n = 1000
+	var calls [n]atomic.Int32
+	var running, most atomic.Int32
+	if err := forEach(t.Context(), n, func(i int) {
+		now := running.Add(1)
+		for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+		}
+		calls[i].Add(1)
+		time.Sleep(50 * time.Microsecond)
+		running.Add(-1)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range calls {
+		if c := calls[i].Load(); c != 1 {
+			t.Fatalf("index %d called %d times, want 1", i, c)
+		}
+	}
+	if procs := runtime.GOMAXPROCS(0); procs > 1 && most.Load() < 2 {
+		t.Errorf("at most %d call at a time with GOMAXPROCS %d: the work ran serially", most.Load(), procs)
+	}
+	if most.Load() > int32(runtime.GOMAXPROCS(0)) {
+		t.Errorf("%d calls at a time, more than GOMAXPROCS %d", most.Load(), runtime.GOMAXPROCS(0))
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	var after atomic.Int32
+	err := forEach(ctx, n, func(i int) {
+		if i == 10 {
+			cancel()
+		}
+		after.Add(1)
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled forEach returned %v, want context.Canceled", err)
+	}
+	if after.Load() == n {
+		t.Errorf("cancelled forEach still made all %d calls", n)
+	}
+}
+
+// The report does not depend on how many cores run the checks: one core
+// and all cores give the same unreachable list, path sizes and worst path.
+func TestReachabilityIsDeterministicAcrossCores(t *testing.T) {
+	reg, err := synth.Registry(300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := intent.New(reg, intent.Options{Writes: intent.WritesConfirm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(procs int) (string, []Unreachable, *PathReport) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		pf := newPathFinder(srv)
+		_, bad, paths, err := reachability(t.Context(), srv, pf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, p := range paths {
+			ids = append(ids, p.op.ID)
+		}
+		pr, err := pathReport(t.Context(), pf, 0, EncodingMax, paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(ids, ","), bad, pr
+	}
+	ids1, bad1, pr1 := run(1)
+	ids4, bad4, pr4 := run(4)
+	if ids1 != ids4 {
+		t.Error("operations' paths come back in a different order on more cores")
+	}
+	if !slices.Equal(bad1, bad4) {
+		t.Errorf("unreachable differs: %v vs %v", bad1, bad4)
+	}
+	if pr1 == nil || pr4 == nil || pr1.WorstID != pr4.WorstID || pr1.WorstTokens != pr4.WorstTokens || pr1.Sampled != pr4.Sampled {
+		t.Errorf("path report differs: %+v vs %+v", pr1, pr4)
 	}
 }
