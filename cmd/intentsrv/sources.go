@@ -35,6 +35,8 @@ type sourceFlags struct {
 	getenv func(string) string
 	// fleet runs the upstream MCP servers once load has started them.
 	fleet *mcpsrc.Fleet
+	// allowLoading serves intentsrv.upstreams.* (upstreamops.go).
+	allowLoading bool
 }
 
 // multiFlag is a repeatable string flag.
@@ -53,6 +55,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.cacheDir, "openapi-cache", "", `folder for parsed-spec caches (default: the user cache dir; "off" disables)`)
 	fs.DurationVar(&s.timeout, "upstream-timeout", openapi.DefaultTimeout, "time limit of one HTTP call to an OpenAPI upstream")
 	s.registerMCP(fs)
+	s.registerLoadingFlag(fs)
 }
 
 // sourceSpec is one OpenAPI source to load, from a flag or the config.
@@ -74,6 +77,9 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 	upstreams, err := s.upstreams()
 	if err != nil {
 		return false, err
+	}
+	if s.allowLoading && len(upstreams) == 0 {
+		return false, errLoadingWithoutUpstreams
 	}
 	if len(specs) == 0 && len(upstreams) == 0 {
 		return false, nil
@@ -113,6 +119,11 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 		}
 		for i, r := range reps {
 			reports[i] = append(reports[i], r...)
+		}
+		if s.allowLoading {
+			if err := s.registerLoading(reg, upstreams); err != nil {
+				return true, err
+			}
 		}
 	}
 	for i, reps := range reports {
