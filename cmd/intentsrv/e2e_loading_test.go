@@ -14,24 +14,36 @@ import (
 	"github.com/intentsrv/intentsrv/internal/testupstream"
 )
 
-// loadingConfig is an mcpServers file with the Go test upstream twice: as
-// "notes", started at once, and as "later", disabled until loaded.
-func loadingConfig(t *testing.T) string {
+// testUpstreamEntry is an mcpServers entry running this test binary as the
+// Go test upstream, with env added to its environment.
+func testUpstreamEntry(t *testing.T, disabled bool, env map[string]string) map[string]any {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry := func(disabled bool) map[string]any {
-		return map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "disabled": disabled,
-			"env": map[string]string{testupstream.EnvMode: "serve"}}
+	e := map[string]string{testupstream.EnvMode: "serve"}
+	for k, v := range env {
+		e[k] = v
 	}
-	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"notes": entry(false), "later": entry(true)}})
+	return map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "disabled": disabled, "env": e}
+}
+
+// writeMCPConfig writes an mcpServers file of servers.
+func writeMCPConfig(t *testing.T, servers map[string]any) string {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// loadingConfig is an mcpServers file with the Go test upstream twice: as
+// "notes", started at once, and as "later", disabled until loaded.
+func loadingConfig(t *testing.T) string {
+	return writeMCPConfig(t, map[string]any{"notes": testUpstreamEntry(t, false, nil), "later": testUpstreamEntry(t, true, nil)})
 }
 
 // With --allow-upstream-loading the agent lists, loads and unloads the

@@ -37,6 +37,10 @@ type sourceFlags struct {
 	fleet *mcpsrc.Fleet
 	// allowLoading serves intentsrv.upstreams.* (upstreamops.go).
 	allowLoading bool
+	// pins checks operations against --lock (pinning.go).
+	pins pinning
+	// reg is the registry load filled, for the lock's health line.
+	reg *operations.Registry
 }
 
 // multiFlag is a repeatable string flag.
@@ -56,6 +60,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.timeout, "upstream-timeout", openapi.DefaultTimeout, "time limit of one HTTP call to an OpenAPI upstream")
 	s.registerMCP(fs)
 	s.registerLoadingFlag(fs)
+	s.registerLockFlags(fs)
 }
 
 // sourceSpec is one OpenAPI source to load, from a flag or the config.
@@ -78,6 +83,10 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 	if err != nil {
 		return false, err
 	}
+	if err := s.pins.open(log); err != nil {
+		return false, err
+	}
+	s.reg = reg
 	if s.allowLoading && len(upstreams) == 0 {
 		return false, errLoadingWithoutUpstreams
 	}
@@ -125,6 +134,9 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 				return true, err
 			}
 		}
+	}
+	if err := s.pins.applyRegistered(reg); err != nil {
+		return true, err
 	}
 	for i, reps := range reports {
 		for _, m := range overlay.Unmatched(reps) {
