@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,5 +80,33 @@ func TestE2ELockCatchesRugPull(t *testing.T) {
 	code := run(context.Background(), []string{"doctor", "--mcp-config", pulled, "--mcp-cache", "off", "--lock", lockFile}, nil, &out, &errb)
 	if code == 0 || !strings.Contains(out.String(), "notes.echo") || !strings.Contains(out.String(), "lock") {
 		t.Fatalf("doctor: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+}
+
+// --lock holds for every source, the embedded catalog included: a lock
+// written for another catalog flags each of its operations as new, and
+// --strict-lock needs --lock.
+func TestLockCoversEverySource(t *testing.T) {
+	dir := t.TempDir()
+	lockFile := filepath.Join(dir, "demo.lock.json")
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"lock", "--out", lockFile}, nil, &out, &errb); code != 0 {
+		t.Fatalf("lock: exit %d: %s", code, errb.String())
+	}
+	if code := run(context.Background(), []string{"ask", "--lock", lockFile, "--strict-lock", "helpdesk.tickets.get", `{"ticket_id":1}`}, nil, &out, &errb); code != 0 {
+		t.Fatalf("a pinned demo operation under --strict-lock: exit %d: %s %s", code, out.String(), errb.String())
+	}
+	other := filepath.Join(dir, "other.lock.json")
+	if err := os.WriteFile(other, []byte(`{"version":1,"operations":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	run(context.Background(), []string{"ask", "--lock", other, "--strict-lock", "helpdesk.tickets.get", `{"ticket_id":1}`}, nil, &out, &errb)
+	if !strings.Contains(out.String(), "lock_drift") {
+		t.Fatalf("an operation missing from the lock under --strict-lock: %s", out.String())
+	}
+	errb.Reset()
+	if code := run(context.Background(), []string{"list", "--strict-lock"}, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), "--strict-lock needs --lock") {
+		t.Fatalf("--strict-lock alone: exit %d, %s", code, errb.String())
 	}
 }

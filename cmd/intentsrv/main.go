@@ -202,6 +202,9 @@ func buildRegistry(ctx context.Context, src *sourceFlags, log *slog.Logger) (reg
 	if err := helpdesk.New().Register(reg); err != nil {
 		return nil, false, fmt.Errorf("embedded catalog: %w", err)
 	}
+	if err := src.pins.applyRegistered(reg); err != nil { // --lock holds for the demo catalog too
+		return nil, false, err
+	}
 	return reg, true, nil
 }
 
