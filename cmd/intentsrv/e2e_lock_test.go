@@ -105,6 +105,14 @@ func TestLockCoversEverySource(t *testing.T) {
 	if !strings.Contains(out.String(), "lock_drift") {
 		t.Fatalf("an operation missing from the lock under --strict-lock: %s", out.String())
 	}
+	out.Reset()
+	if code := run(context.Background(), []string{"gate", "--lock", lockFile}, nil, &out, &errb); code != 0 {
+		t.Fatalf("gate with a matching lock: exit %d: %s", code, out.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"gate", "--lock", other}, nil, &out, &errb); code != 1 || !strings.Contains(out.String(), "helpdesk.tickets.get") {
+		t.Fatalf("gate with a lock the catalog drifted from: exit %d: %s", code, out.String())
+	}
 	errb.Reset()
 	if code := run(context.Background(), []string{"list", "--strict-lock"}, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), "--strict-lock needs --lock") {
 		t.Fatalf("--strict-lock alone: exit %d, %s", code, errb.String())

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/intentsrv/intentsrv/gate"
 	"github.com/intentsrv/intentsrv/intent"
 	"github.com/intentsrv/intentsrv/manifest/pin"
 	"github.com/intentsrv/intentsrv/operations"
@@ -179,6 +180,33 @@ func listIDs(ids []string, limit int) string {
 		s += fmt.Sprintf(" and %d more", len(ids)-limit)
 	}
 	return s
+}
+
+// breachLock is the gate's check name for operations that differ from
+// --lock.
+const breachLock = "lock"
+
+// lockBreaches are the gate's breaches for --lock: one per operation that
+// changed or is not in the lock (a pinned one no longer served is not a
+// breach: a server may be down while the gate runs). Upstreams are waited
+// for, so their own lists are judged rather than the cache's.
+func (s *sourceFlags) lockBreaches(ctx context.Context, reg *operations.Registry) []gate.Breach {
+	p := &s.pins
+	if p.file == nil {
+		return nil
+	}
+	if s.fleet != nil {
+		s.fleet.Wait(ctx)
+	}
+	d := p.file.Compare(reg.All())
+	var out []gate.Breach
+	for _, id := range d.Drifted {
+		out = append(out, gate.Breach{Check: breachLock, Subject: id, Message: id + " changed since " + p.path + " was written; review it and refresh the lock with intentsrv lock"})
+	}
+	for _, id := range d.New {
+		out = append(out, gate.Breach{Check: breachLock, Subject: id, Message: id + " is not in " + p.path + "; review it and refresh the lock with intentsrv lock"})
+	}
+	return out
 }
 
 // runLock implements "intentsrv lock": it loads the configured sources as
