@@ -106,6 +106,11 @@ func TestLockCoversEverySource(t *testing.T) {
 		t.Fatalf("an operation missing from the lock under --strict-lock: %s", out.String())
 	}
 	out.Reset()
+	run(context.Background(), []string{"act", "--writes", "confirm", "--lock", other, "--strict-lock", "helpdesk.tickets.close", `{"ticket_id":1}`}, nil, &out, &errb)
+	if !strings.Contains(out.String(), "lock_drift") || strings.Contains(out.String(), "plan_ref") {
+		t.Fatalf("a write missing from the lock under --strict-lock must refuse before its preview: %s", out.String())
+	}
+	out.Reset()
 	if code := run(context.Background(), []string{"gate", "--lock", lockFile}, nil, &out, &errb); code != 0 {
 		t.Fatalf("gate with a matching lock: exit %d: %s", code, out.String())
 	}

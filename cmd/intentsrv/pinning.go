@@ -97,12 +97,13 @@ func refused(op operations.Operation, st pin.State, lockPath string) operations.
 	op.Examples = nil
 	op.Input = json.RawMessage(`{"type":"object"}`)
 	op.Output = nil
-	op.Preview = nil
-	op.Handler = func(context.Context, json.RawMessage) (json.RawMessage, error) {
-		return nil, &operations.Error{Code: string(intent.CodeLockDrift), Message: msg,
-			Fix:     "the operator reviews the change (intentsrv doctor --lock FILE), refreshes the lock with intentsrv lock, and restarts",
-			Details: map[string]string{"operation": op.ID, "state": string(st), "lock": lockPath}}
-	}
+	refusal := &operations.Error{Code: string(intent.CodeLockDrift), Message: msg,
+		Fix:     "the operator reviews the change (intentsrv doctor --lock FILE), refreshes the lock with intentsrv lock, and restarts",
+		Details: map[string]string{"operation": op.ID, "state": string(st), "lock": lockPath}}
+	// A write refuses at its preview too: no plan_ref for a call that
+	// cannot run.
+	op.Preview = func(context.Context, json.RawMessage) (any, error) { return nil, refusal }
+	op.Handler = func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, refusal }
 	return op
 }
 
