@@ -498,6 +498,8 @@ func (s *Server) overview(f filters) *Envelope {
 					warnings = append(warnings, fmt.Sprintf("source %s failed%s; its operations answer upstream_unavailable until it restarts on a later call", h.Source, errorSuffix(h.Error)))
 				case "starting":
 					warnings = append(warnings, fmt.Sprintf("source %s is still starting; calls to its operations wait for it", h.Source))
+				case "drifted":
+					warnings = append(warnings, fmt.Sprintf("%s: %d operations differ from the lock file%s", h.Source, h.Operations, errorSuffix(h.Error)))
 				}
 			}
 		}

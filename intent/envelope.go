@@ -29,6 +29,9 @@ const (
 	CodeInternalError        Code = "internal_error"        // a bug: handler panic, garbage output
 	CodeNotFound             Code = "not_found"             // the operation ran; the thing it names does not exist
 	CodeConflict             Code = "conflict"              // the operation ran; the request contradicts current state
+	// CodeLockDrift: nothing ran; under --strict-lock the operation changed
+	// (or appeared) since the lock file was written.
+	CodeLockDrift Code = "lock_drift"
 )
 
 // Step is one suggested next call: the golden path lives on the result.

@@ -487,7 +487,8 @@ func knownCode(c Code) bool {
 	switch c {
 	case CodeUnknownAction, CodeInvalidParams, CodeAmbiguousIntent, CodeNoMatch, CodeNotReadOnly, CodeWritesDisabled,
 		CodeConfirmationRequired, CodePlanInvalid, CodePlanExpired, CodeUpstreamError, CodeUpstreamUnavailable,
-		CodeTimeout, CodeResultTooLarge, CodeRateLimited, CodeUnauthorized, CodeInternalError, CodeNotFound, CodeConflict:
+		CodeTimeout, CodeResultTooLarge, CodeRateLimited, CodeUnauthorized, CodeInternalError, CodeNotFound, CodeConflict,
+		CodeLockDrift:
 		return true
 	}
 	return false

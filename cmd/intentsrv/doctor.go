@@ -492,6 +492,33 @@ func checkNetwork(ctx context.Context, env *doctorEnv) []finding {
 
 // checkLock reports on pinning. intentsrv has no lock files yet, so there
 // is no drift to check; the line says so rather than claiming a pass.
-func checkLock(_ context.Context, _ *doctorEnv) []finding {
-	return []finding{{Status: statusSkip, Detail: "no lock file support yet: operations are not pinned, so drift is not checked"}}
+func checkLock(ctx context.Context, env *doctorEnv) []finding {
+	p := &env.src.pins
+	if p.file == nil {
+		return []finding{{Status: statusSkip, Detail: "no --lock file: operations are not pinned (write one with intentsrv lock)"}}
+	}
+	if env.srv == nil {
+		return skipped()
+	}
+	if env.src.fleet != nil {
+		env.src.fleet.Wait(ctx) // judge the upstreams' own lists, not the cache's
+	}
+	d := p.file.Compare(env.srv.Registry().All())
+	if d.Empty() {
+		return []finding{{Status: statusOK, Detail: fmt.Sprintf("all %d operations match %s", len(p.file.Operations), p.path)}}
+	}
+	var out []finding
+	if len(d.Drifted)+len(d.New) > 0 {
+		verdict := "served with a warning (add --strict-lock to refuse them)"
+		if p.strict {
+			verdict = "refused with lock_drift (--strict-lock)"
+		}
+		out = append(out, finding{Status: statusFail, Detail: fmt.Sprintf("%d operations differ from %s, %s: %s; review the change, then refresh the lock with intentsrv lock",
+			len(d.Drifted)+len(d.New), p.path, verdict, driftText(d.Drifted, d.New, 20))})
+	}
+	if len(d.Missing) > 0 {
+		out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%d pinned operations are not served (a tool removed, or its server down or unloaded): %s",
+			len(d.Missing), listIDs(d.Missing, 20))})
+	}
+	return out
 }

@@ -77,12 +77,13 @@ func startClient(t *testing.T, args ...string) *client.Client {
 }
 
 type e2eEnvelope struct {
-	OK      bool            `json:"ok"`
-	Data    json.RawMessage `json:"data"`
-	Error   string          `json:"error"`
-	Code    string          `json:"code"`
-	Details json.RawMessage `json:"details"`
-	Remedy  *struct {
+	OK       bool            `json:"ok"`
+	Data     json.RawMessage `json:"data"`
+	Error    string          `json:"error"`
+	Code     string          `json:"code"`
+	Details  json.RawMessage `json:"details"`
+	Warnings []string        `json:"warnings"`
+	Remedy   *struct {
 		Tool, Action, Fix string
 	} `json:"remedy"`
 	Meta struct {

@@ -95,6 +95,7 @@ func runGate(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return fail("%v", err)
 	}
+	r.Breaches = append(r.Breaches, f.src.lockBreaches(ctx, srv.Registry())...)
 	if g.compareFlat {
 		if err := r.WithFlat(ctx, srv); err != nil {
 			return fail("%v", err)

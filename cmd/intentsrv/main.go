@@ -69,6 +69,7 @@ func commands() []command {
 		{"gate", "check the listing's tool count, token budgets and reachability (for CI)", runGate},
 		{"export", "write the tools in OpenAI, Anthropic or MCP format", runExport},
 		{"doctor", "check a configuration without serving", runDoctor},
+		{"lock", "pin every operation's content in a lock file (serve --lock checks it)", runLock},
 		{"version", "print the version", func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
 			fmt.Fprintln(stdout, ServerVersion())
 			return exitOK
@@ -200,6 +201,9 @@ func buildRegistry(ctx context.Context, src *sourceFlags, log *slog.Logger) (reg
 	}
 	if err := helpdesk.New().Register(reg); err != nil {
 		return nil, false, fmt.Errorf("embedded catalog: %w", err)
+	}
+	if err := src.pins.applyRegistered(reg); err != nil { // --lock holds for the demo catalog too
+		return nil, false, err
 	}
 	return reg, true, nil
 }

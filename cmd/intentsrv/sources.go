@@ -35,6 +35,12 @@ type sourceFlags struct {
 	getenv func(string) string
 	// fleet runs the upstream MCP servers once load has started them.
 	fleet *mcpsrc.Fleet
+	// allowLoading serves intentsrv.upstreams.* (upstreamops.go).
+	allowLoading bool
+	// pins checks operations against --lock (pinning.go).
+	pins pinning
+	// reg is the registry load filled, for the lock's health line.
+	reg *operations.Registry
 }
 
 // multiFlag is a repeatable string flag.
@@ -53,6 +59,8 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.cacheDir, "openapi-cache", "", `folder for parsed-spec caches (default: the user cache dir; "off" disables)`)
 	fs.DurationVar(&s.timeout, "upstream-timeout", openapi.DefaultTimeout, "time limit of one HTTP call to an OpenAPI upstream")
 	s.registerMCP(fs)
+	s.registerLoadingFlag(fs)
+	s.registerLockFlags(fs)
 }
 
 // sourceSpec is one OpenAPI source to load, from a flag or the config.
@@ -74,6 +82,13 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 	upstreams, err := s.upstreams()
 	if err != nil {
 		return false, err
+	}
+	if err := s.pins.open(log); err != nil {
+		return false, err
+	}
+	s.reg = reg
+	if s.allowLoading && len(upstreams) == 0 {
+		return false, errLoadingWithoutUpstreams
 	}
 	if len(specs) == 0 && len(upstreams) == 0 {
 		return false, nil
@@ -114,6 +129,14 @@ func (s *sourceFlags) load(ctx context.Context, reg *operations.Registry, log *s
 		for i, r := range reps {
 			reports[i] = append(reports[i], r...)
 		}
+		if s.allowLoading {
+			if err := s.registerLoading(reg, upstreams); err != nil {
+				return true, err
+			}
+		}
+	}
+	if err := s.pins.applyRegistered(reg); err != nil {
+		return true, err
 	}
 	for i, reps := range reports {
 		for _, m := range overlay.Unmatched(reps) {

@@ -115,7 +115,7 @@ func (s *sourceFlags) startUpstreams(ctx context.Context, reg *operations.Regist
 			reports[i] = append(reports[i], rep)
 			mu.Unlock()
 		}
-		return ops, nil
+		return s.pins.apply(ops), nil
 	}
 	start := time.Now()
 	s.fleet = mcpsrc.Start(ctx, reg, servers, mcpsrc.Options{
@@ -147,10 +147,13 @@ func (s *sourceFlags) attach(srv *intent.Server) {
 // health reports the upstreams for describe's overview; nil without any.
 func (s *sourceFlags) health() func() []intent.SourceHealth {
 	return func() []intent.SourceHealth {
-		if s.fleet == nil {
-			return nil
-		}
 		var out []intent.SourceHealth
+		if h := s.pins.health(s.reg); h != nil {
+			out = append(out, *h)
+		}
+		if s.fleet == nil {
+			return out
+		}
 		for _, st := range s.fleet.Status() {
 			out = append(out, intent.SourceHealth{Source: "mcp:" + st.Server, State: string(st.State), Operations: st.Operations, Error: st.Error})
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -58,13 +59,17 @@ type Fleet struct {
 	log   *slog.Logger
 	cache toolCache
 
-	conns    []*conn  // enabled servers, by name
-	disabled []Server // listed in Status only
+	// Under mu once Start returns: Load and Unload move servers between
+	// the two lists.
+	conns    []*conn  // running servers
+	disabled []Server // configured, not running: listed in Status, loadable
 
 	mu         sync.Mutex
 	registered map[string][]string        // server name -> its operation ids
 	declared   map[string]operations.Kind // operation id -> kind its annotations declare
 	cached     map[string]bool            // servers first served from the cache
+	unloaded   map[string]bool            // disabled servers that Unload stopped
+	closed     bool                       // Close was called: Load refuses
 	onChange   func()
 }
 
@@ -82,7 +87,7 @@ func Start(ctx context.Context, reg *operations.Registry, servers []Server, opts
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	f := &Fleet{reg: reg, opts: opts, log: opts.Logger, cache: toolCache{dir: opts.CacheDir},
-		registered: map[string][]string{}, declared: map[string]operations.Kind{}, cached: map[string]bool{}}
+		registered: map[string][]string{}, declared: map[string]operations.Kind{}, cached: map[string]bool{}, unloaded: map[string]bool{}}
 	var wait []chan struct{}
 	for _, srv := range servers {
 		if srv.Disabled {
@@ -90,20 +95,7 @@ func Start(ctx context.Context, reg *operations.Registry, servers []Server, opts
 			f.log.Info("upstream disabled in its config; skipped", "upstream", srv.Name)
 			continue
 		}
-		c := newConn(srv, srv.startTimeout(opts.StartTimeout), f.log, nil)
-		c.onTools = func(tools []mcp.Tool) { f.index(c, tools, true) }
-		f.conns = append(f.conns, c)
-		tools, hit := f.cache.load(srv)
-		if hit {
-			f.index(c, tools, false)
-			f.mu.Lock()
-			f.cached[srv.Name] = true
-			f.mu.Unlock()
-		}
-		c.mu.Lock()
-		done := c.startLocked()
-		c.mu.Unlock()
-		if !hit {
+		if done, hit := f.add(srv); !hit {
 			wait = append(wait, done)
 		}
 	}
@@ -115,6 +107,41 @@ func Start(ctx context.Context, reg *operations.Registry, servers []Server, opts
 		}
 	}
 	return f
+}
+
+// add starts srv: its operations are registered from the cache at once
+// when the cache holds its tools (hit), and done closes when its start
+// ends.
+func (f *Fleet) add(srv Server) (done chan struct{}, hit bool) {
+	c := newConn(srv, srv.startTimeout(f.opts.StartTimeout), f.log, nil)
+	c.onTools = func(tools []mcp.Tool) { f.index(c, tools, true) }
+	f.mu.Lock()
+	if f.closed { // a Load racing Close: start nothing that would outlive it
+		f.mu.Unlock()
+		done = make(chan struct{})
+		close(done)
+		return done, false
+	}
+	f.conns = append(f.conns, c)
+	f.mu.Unlock()
+	tools, hit := f.cache.load(srv)
+	if hit {
+		f.index(c, tools, false)
+		f.mu.Lock()
+		f.cached[srv.Name] = true
+		f.mu.Unlock()
+	}
+	c.mu.Lock()
+	done = c.startLocked()
+	c.mu.Unlock()
+	return done, hit
+}
+
+// live returns a snapshot of the running servers' connections.
+func (f *Fleet) live() []*conn {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*conn(nil), f.conns...)
 }
 
 // OnChange sets fn to run after the registry changed because an upstream's
@@ -152,6 +179,11 @@ func (f *Fleet) index(c *conn, tools []mcp.Tool, save bool) {
 		}
 	}
 	f.mu.Lock()
+	if !slices.Contains(f.conns, c) {
+		// Unloaded while it listed its tools: they are not served.
+		f.mu.Unlock()
+		return
+	}
 	for _, id := range f.registered[srv.Name] {
 		f.reg.Remove(id)
 		delete(f.declared, id)
@@ -217,18 +249,20 @@ func (f *Fleet) Declared(id string) (operations.Kind, bool) {
 
 // Status reports every configured server, sorted by name.
 func (f *Fleet) Status() []Status {
-	out := make([]Status, 0, len(f.conns)+len(f.disabled))
-	for _, c := range f.conns {
-		s := c.status()
-		f.mu.Lock()
-		s.Operations = len(f.registered[s.Server])
-		s.Cached = f.cached[s.Server]
-		f.mu.Unlock()
-		out = append(out, s)
+	conns := f.live()
+	out := make([]Status, 0, len(conns)+len(f.disabled))
+	for _, c := range conns {
+		out = append(out, f.statusOf(c))
 	}
+	f.mu.Lock()
 	for _, d := range f.disabled {
-		out = append(out, Status{Server: d.Name, Namespace: d.ID(), Transport: d.Transport(), State: StateDisabled})
+		state := StateDisabled
+		if f.unloaded[d.Name] {
+			state = StateUnloaded
+		}
+		out = append(out, Status{Server: d.Name, Namespace: d.ID(), Transport: d.Transport(), State: state})
 	}
+	f.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Server < out[j].Server })
 	return out
 }
@@ -236,7 +270,7 @@ func (f *Fleet) Status() []Status {
 // Wait blocks until no server is starting or ctx ends; doctor uses it to
 // report each server's own start rather than the cache's.
 func (f *Fleet) Wait(ctx context.Context) {
-	for _, c := range f.conns {
+	for _, c := range f.live() {
 		c.mu.Lock()
 		done, starting := c.done, c.state == StateStarting
 		c.mu.Unlock()
@@ -254,9 +288,13 @@ func (f *Fleet) Wait(ctx context.Context) {
 // Close ends every session and child process, in parallel, and waits for
 // them. It is safe to call more than once.
 func (f *Fleet) Close() error {
+	f.mu.Lock()
+	f.closed = true
+	f.mu.Unlock()
+	conns := f.live()
 	var wg sync.WaitGroup
-	errs := make([]error, len(f.conns))
-	for i, c := range f.conns {
+	errs := make([]error, len(conns))
+	for i, c := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+// The router over the union of the three reference servers' tools, on the
+// labelled set testdata/intents/mcp-reference.jsonl (written before the
+// first measurement; see BENCHMARKS.md, "Routing over MCP tool catalogs").
+// The floors sit just under what the router reached when the set was
+// first measured, so a change that costs routing on short MCP tool
+// descriptions fails CI.
+func TestE2ERoutingOverMCPTools(t *testing.T) {
+	cfg := threePeers(t, t.TempDir())
+	queries, err := filepath.Abs(filepath.Join("..", "..", "testdata", "intents", "mcp-reference.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := runEval(context.Background(), []string{"--queries", queries, "--mcp-config", cfg, "--mcp-cache", "off", "--json"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("eval exit %d: %s", code, errb.String())
+	}
+	var reps map[string]struct {
+		All struct {
+			N         int     `json:"n"`
+			Top1      float64 `json:"top1"`
+			Hit5      float64 `json:"hit@5"`
+			NDCG10    float64 `json:"ndcg@10"`
+			EmptyRate float64 `json:"empty_rate"`
+		} `json:"all"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &reps); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	m := reps["router"].All
+	t.Logf("%d queries: top-1 %.3f, hit@5 %.3f, nDCG@10 %.3f, empty %.3f", m.N, m.Top1, m.Hit5, m.NDCG10, m.EmptyRate)
+	if m.N < 60 {
+		t.Fatalf("only %d queries measured; the set has at least 60", m.N)
+	}
+	floors := []struct {
+		name       string
+		got, floor float64
+	}{{"top-1", m.Top1, 0.74}, {"hit@5", m.Hit5, 0.83}, {"nDCG@10", m.NDCG10, 0.80}}
+	for _, f := range floors {
+		if f.got < f.floor {
+			t.Errorf("%s %.3f fell under its floor %.2f", f.name, f.got, f.floor)
+		}
+	}
+	if m.EmptyRate > 0.06 {
+		t.Errorf("empty answers on %.3f of servable intents, ceiling 0.06", m.EmptyRate)
+	}
+}
