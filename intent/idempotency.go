@@ -162,14 +162,36 @@ func (s *Server) idempotent(ctx context.Context, key, action string, args json.R
 	return env
 }
 
+// StoreRefusalCause is details.cause of a failure because the store that
+// keeps plan_refs and idempotency keys at most once failed (unreachable:
+// upstream_unavailable; else internal_error) before anything ran: the
+// operation was not called.
+const StoreRefusalCause = "plan_store"
+
+// IsStoreRefusal reports whether env is such a failure, built here or
+// decoded from JSON.
+func IsStoreRefusal(env *Envelope) bool {
+	if env == nil || env.OK {
+		return false
+	}
+	switch d := env.Details.(type) {
+	case map[string]string:
+		return d["cause"] == StoreRefusalCause
+	case map[string]any:
+		return d["cause"] == StoreRefusalCause
+	}
+	return false
+}
+
 // storeFailure answers a store error other than "already used": nothing ran.
 func (s *Server) storeFailure(action string, err error) *Envelope {
 	s.log.Error("plan store failed", "err", err)
+	details := map[string]string{"cause": StoreRefusalCause}
 	if errors.Is(err, ErrStoreUnavailable) {
-		return failure(CodeUpstreamUnavailable, "the store that keeps calls at most once could not be reached, so nothing ran: "+err.Error(), nil,
+		return failure(CodeUpstreamUnavailable, "the store that keeps calls at most once could not be reached, so nothing ran: "+err.Error(), details,
 			&Remedy{Tool: ToolAct, Action: action, Fix: "retry the same call (with the same plan_ref or idempotency_key) once the store is back"})
 	}
-	return failure(CodeInternalError, "could not record the call in the store, so it did not run: "+err.Error(), nil,
+	return failure(CodeInternalError, "could not record the call in the store, so it did not run: "+err.Error(), details,
 		&Remedy{Tool: ToolAct, Action: action, Fix: "retry in a moment with the same plan_ref or idempotency_key"})
 }
 

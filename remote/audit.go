@@ -19,7 +19,7 @@ const (
 	OutcomeExecuted  = "executed"  // the operation ran and succeeded
 	OutcomeFailed    = "failed"    // the operation ran, or may have, and failed (upstream error, timeout)
 	OutcomePreviewed = "previewed" // nothing ran: a preview and plan_ref were returned
-	OutcomeRefused   = "refused"   // nothing ran: policy, validation, plan, auth or limits said no
+	OutcomeRefused   = "refused"   // nothing ran: policy, validation, plan, store, auth or limits said no
 	OutcomeReplayed  = "replayed"  // nothing ran: the recorded outcome of an earlier call with the same idempotency key
 )
 
@@ -113,6 +113,8 @@ func outcomeOf(env *intent.Envelope) string {
 		return OutcomeExecuted
 	case env.Code == intent.CodeConfirmationRequired:
 		return OutcomePreviewed
+	case intent.IsStoreRefusal(env):
+		return OutcomeRefused // the at-most-once store failed first: nothing ran
 	case env.Code == intent.CodeUpstreamError || env.Code == intent.CodeUpstreamUnavailable || env.Code == intent.CodeTimeout ||
 		env.Code == intent.CodeNotFound || env.Code == intent.CodeConflict || env.Code == intent.CodeInternalError ||
 		env.Code == intent.CodeResultTooLarge:

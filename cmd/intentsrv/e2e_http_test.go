@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -72,11 +73,13 @@ func startHTTPServerEnv(t *testing.T, env []string, args ...string) (string, *ex
 
 // startHTTPServerKeys is startHTTPServer with env as the only INTENTSRV_
 // variables: without a key variable in env, the server has no keys and
-// every request is the anonymous principal.
+// every request is the anonymous principal. The user's cache directory
+// (where the default plan store lives) is the test's own unless env sets
+// XDG_CACHE_HOME.
 func startHTTPServerKeys(t *testing.T, env []string, args ...string) (string, *exec.Cmd, *lockedBuffer) {
 	t.Helper()
 	cmd := exec.Command(intentsrvBinary(t), append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	cmd.Env = cleanEnv(env...)
+	cmd.Env = cleanEnv(append([]string{"XDG_CACHE_HOME=" + t.TempDir()}, env...)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -245,24 +248,32 @@ func stopServer(t *testing.T, cmd *exec.Cmd) {
 // TestE2EHTTPRestartRefusesReplayedPlanRef restarts the real binary with
 // a shared plan key between a confirmed delete and its replay. The demo
 // catalog is re-seeded at start, so the comment exists again: only the
-// plan store stands between the replay and a second delete.
+// plan store stands between the replay and a second delete. Without
+// --plan-store the default store on disk must stand there; only an
+// explicit --plan-store memory lets the replay run.
 func TestE2EHTTPRestartRefusesReplayedPlanRef(t *testing.T) {
 	planKey := "INTENTSRV_PLAN_KEY=" + strings.Repeat("e2e-plan-key-", 4)
 	del := map[string]any{"action": "helpdesk.comments.delete", "params": map[string]any{"comment_id": 79}}
 	for _, tc := range []struct {
 		name       string
-		store      bool
+		store      string // --plan-store; "" for none
 		replayRuns bool
 	}{
-		{"without a plan store the replay runs", false, true},
-		{"with a plan store the replay is refused", true, false},
+		{"the default store refuses the replay", "", false},
+		{"a plan store file refuses the replay", "FILE", false},
+		{"an explicit memory store lets the replay run", "memory", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			cache := t.TempDir()
+			env := []string{planKey, "XDG_CACHE_HOME=" + cache}
 			args := []string{"--writes", "confirm"}
-			if tc.store {
+			switch tc.store {
+			case "FILE":
 				args = append(args, "--plan-store", t.TempDir()+"/plans.db")
+			case "memory":
+				args = append(args, "--plan-store", "memory")
 			}
-			base, cmd, _ := startHTTPServerEnv(t, []string{planKey}, args...)
+			base, cmd, _ := startHTTPServerEnv(t, env, args...)
 			preview := restAct(t, base, del)
 			var d struct {
 				PlanRef string `json:"plan_ref"`
@@ -276,14 +287,18 @@ func TestE2EHTTPRestartRefusesReplayedPlanRef(t *testing.T) {
 			}
 			stopServer(t, cmd)
 
-			base, cmd, _ = startHTTPServerEnv(t, []string{planKey}, args...)
+			base, cmd, _ = startHTTPServerEnv(t, env, args...)
 			defer stopServer(t, cmd)
-			env := restAct(t, base, confirm)
-			if env.OK != tc.replayRuns {
-				t.Fatalf("replay after restart ran=%v, want %v: %+v", env.OK, tc.replayRuns, env)
+			replay := restAct(t, base, confirm)
+			if replay.OK != tc.replayRuns {
+				t.Fatalf("replay after restart ran=%v, want %v: %+v", replay.OK, tc.replayRuns, replay)
 			}
-			if !tc.replayRuns && env.Code != "plan_invalid" {
-				t.Fatalf("replay code %q", env.Code)
+			if !tc.replayRuns && replay.Code != "plan_invalid" {
+				t.Fatalf("replay code %q", replay.Code)
+			}
+			defaults, _ := filepath.Glob(filepath.Join(cache, "intentsrv", "plans-*.db"))
+			if want := tc.store == ""; (len(defaults) == 1) != want {
+				t.Fatalf("default store files %q, want one: %v", defaults, want)
 			}
 		})
 	}

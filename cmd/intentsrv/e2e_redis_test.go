@@ -36,8 +36,9 @@ func countingUpstream(t *testing.T) (string, *atomic.Int64) {
 }
 
 // startReplica is one intentsrv serve --http process on the tracker spec,
-// confirming destructive calls, with the shared plan key and store.
-func startReplica(t *testing.T, upstream, store string) string {
+// confirming destructive calls, with the shared plan key and store, and
+// extra flags.
+func startReplica(t *testing.T, upstream, store string, extra ...string) string {
 	t.Helper()
 	spec, err := filepath.Abs(filepath.Join("..", "..", "testdata", "openapi", "tracker.yaml"))
 	if err != nil {
@@ -45,8 +46,8 @@ func startReplica(t *testing.T, upstream, store string) string {
 	}
 	base, _, _ := startHTTPServerEnv(t,
 		[]string{"INTENTSRV_PLAN_KEY=" + strings.Repeat("replica-plan-key-", 3), "TRACKER_TOKEN=e2e"},
-		"--openapi", "tracker="+spec, "--base-url", upstream, "--openapi-cache", "off",
-		"--writes", "confirm", "--plan-store", store, "--rate", "0")
+		append([]string{"--openapi", "tracker=" + spec, "--base-url", upstream, "--openapi-cache", "off",
+			"--writes", "confirm", "--plan-store", store, "--rate", "0"}, extra...)...)
 	return base
 }
 
@@ -82,11 +83,13 @@ func deleteProject(id string) map[string]any {
 // one real redis-server: a plan_ref previewed on A and sent to both at once
 // reaches the upstream exactly once; with Redis killed, a confirmation
 // says upstream_unavailable and nothing reaches the upstream; once Redis is
-// back, the same confirmation runs, once.
+// back, the same confirmation runs, once. A's audit log records the
+// confirmation refused while Redis was down as refused, not failed.
 func TestE2ERedisReplicasRunAPlanRefOnce(t *testing.T) {
 	rds := redistest.Start(t)
 	upstream, deletes := countingUpstream(t)
-	a := startReplica(t, upstream, rds.URL())
+	auditA := filepath.Join(t.TempDir(), "audit.jsonl")
+	a := startReplica(t, upstream, rds.URL(), "--audit-log", auditA)
 	b := startReplica(t, upstream, rds.URL())
 
 	for round := 0; round < 3; round++ {
@@ -132,6 +135,9 @@ func TestE2ERedisReplicasRunAPlanRefOnce(t *testing.T) {
 	}
 	if deletes.Load() != before {
 		t.Fatal("a call ran while the store was down")
+	}
+	if last := lastAuditLine(t, auditA); !strings.Contains(last, `"outcome":"refused","code":"upstream_unavailable"`) {
+		t.Fatalf("audit of the confirmation with redis down: %s", last)
 	}
 	rds.Restart()
 	if env := restAct(t, b, confirm); !env.OK {
@@ -220,4 +226,15 @@ func TestStdioPlanStoreRefusesASecondProcess(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// lastAuditLine is the last line of the audit log at path.
+func lastAuditLine(t *testing.T, path string) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	return lines[len(lines)-1]
 }

@@ -158,6 +158,10 @@ type serverFlags struct {
 	wait         time.Duration
 	runRetention time.Duration
 	blockCalls   bool // the CLI: a run cannot outlive the command
+
+	// serve's plan store flags (planstore.go); zero for other commands.
+	storeSpec      string
+	idempotencyTTL time.Duration
 }
 
 type stringList []string
@@ -252,6 +256,7 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 		Deny:            f.deny,
 		PlanKey:         planKey,
 		PlanStore:       f.planStore,
+		IdempotencyTTL:  f.idempotencyTTL,
 		PlanTTL:         f.planTTL,
 		CatalogHint:     f.catalogHint,
 		SourceHealth:    f.src.health(),

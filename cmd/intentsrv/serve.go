@@ -22,7 +22,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	callWorkers := fs.Int("call-workers", mcpstdio.DefaultCallWorkers, "ask/act calls run at once; find and describe never wait behind them")
 	var hf httpFlags // --http and its guards (servehttp.go)
 	hf.register(fs)
-	planStore := fs.String("plan-store", "", planStoreUsage) // planstore.go, either transport
+	f.registerStore(fs) // --plan-store, --idempotency-ttl (planstore.go), either transport
 	rest, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -36,7 +36,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	logger := f.logger(stderr)
-	closeStore, ok := f.openPlanStore(ctx, *planStore, logger)
+	closeStore, ok := f.openPlanStore(ctx, logger)
 	if !ok {
 		return exitUsage
 	}
