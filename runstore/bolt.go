@@ -45,6 +45,9 @@ type BoltOptions struct {
 	// Retention is how long a run marked interrupted at open stays
 	// readable. Zero means runs.DefaultRetention.
 	Retention time.Duration
+	// LockWait is how long OpenBolt waits for another process to release
+	// the file. Zero means a second.
+	LockWait time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -66,7 +69,7 @@ type Bolt struct {
 // OpenBolt opens (creating it, mode 0600) the run store at path. Every
 // record it finds pending or running was left by a process that ended
 // before its run did: it is marked runs.StateInterrupted, finished now,
-// kept for the retention period. It waits up to a second for another
+// kept for the retention period. It waits up to LockWait for another
 // process to release the file, then returns an error wrapping ErrLocked.
 func OpenBolt(path string, o BoltOptions) (*Bolt, error) {
 	if o.MaxResultBytes <= 0 {
@@ -81,7 +84,10 @@ func OpenBolt(path string, o BoltOptions) (*Bolt, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if o.LockWait <= 0 {
+		o.LockWait = time.Second
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.LockWait})
 	if errors.Is(err, bolt.ErrTimeout) {
 		return nil, fmt.Errorf("run store %s: %w; give each intentsrv process its own file", path, ErrLocked)
 	}

@@ -23,6 +23,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var hf httpFlags // --http and its guards (servehttp.go)
 	hf.register(fs)
 	planStore := fs.String("plan-store", "", planStoreUsage) // planstore.go, either transport
+	runStore := fs.String("run-store", "", runStoreUsage)    // runstore.go, either transport
 	rest, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -41,6 +42,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	defer closeStore()
+	closeRuns, ok := f.openRunStore(ctx, *runStore, logger)
+	if !ok {
+		return exitUsage
+	}
+	defer closeRuns()
 	if code, handled := hf.serve(ctx, fs, &f, logger); handled {
 		return code
 	}
