@@ -129,6 +129,7 @@ type Run struct {
 	lastSave        time.Time
 	listeners       map[int]func(Progress)
 	nextListener    int
+	stopRelay       func() // ends the CancelRelay watch, when the store relays
 }
 
 type runKey struct{}
@@ -216,6 +217,9 @@ func (r *Run) finish(out Outcome, ran bool) {
 			}
 		}
 		r.saveLocked()
+		if r.stopRelay != nil {
+			r.stopRelay()
+		}
 		// Out of the live set before done closes: whoever sees the run
 		// final reads it from the store from then on, where it expires.
 		r.m.mu.Lock()
@@ -277,6 +281,9 @@ func (r *Run) Detach() (rec Record, out Outcome, finished bool) {
 	r.m.mu.Lock()
 	r.m.live[r.id] = r
 	r.m.mu.Unlock()
+	if relay, ok := r.m.store.(CancelRelay); ok {
+		r.stopRelay = relay.OnCancel(r.id, r.requestCancel)
+	}
 	return r.saveLocked(), Outcome{}, false
 }
 
@@ -434,23 +441,29 @@ func (m *Manager) Await(ctx context.Context, principal, id string, d time.Durati
 // Cancel cancels principal's run id: a pending run ends without its work
 // starting; a running one has its work's context cancelled, and Cancel
 // waits up to Options.CancelWait for the work to return. A finished run is
-// left as it is. It returns the run's record after the attempt, or
-// ErrUnknownRun, or ErrElsewhere for a run this process does not execute.
+// left as it is. A run another process executes is cancelled through the
+// store when it is a CancelRelay (waiting as long for the other process to
+// save the outcome); otherwise Cancel returns ErrElsewhere. It returns the
+// run's record after the attempt, or ErrUnknownRun.
 func (m *Manager) Cancel(ctx context.Context, principal, id string) (Record, error) {
 	r := m.liveRun(principal, id)
 	if r == nil {
 		rec, err := m.store.Load(ctx, principal, id)
-		if err == nil && !rec.State.Finished() {
+		if err != nil || rec.State.Finished() {
+			return rec, err
+		}
+		relay, ok := m.store.(CancelRelay)
+		if !ok {
 			return rec, ErrElsewhere
 		}
-		return rec, err
+		if err := relay.RequestCancel(ctx, principal, id); err != nil {
+			return rec, err
+		}
+		// The executing process cancels and saves the final record: wait
+		// for it as for a run of this process.
+		return m.Await(ctx, principal, id, m.opts.CancelWait, nil)
 	}
-	r.mu.Lock()
-	if !r.state.Finished() {
-		r.cancelRequested = true
-	}
-	r.mu.Unlock()
-	r.cancel()
+	r.requestCancel()
 	t := time.NewTimer(m.opts.CancelWait)
 	defer t.Stop()
 	select {
@@ -459,6 +472,17 @@ func (m *Manager) Cancel(ctx context.Context, principal, id string) (Record, err
 	case <-ctx.Done():
 	}
 	return r.Record(), nil
+}
+
+// requestCancel marks the run cancel-requested (unless final) and cancels
+// its work's context.
+func (r *Run) requestCancel() {
+	r.mu.Lock()
+	if !r.state.Finished() {
+		r.cancelRequested = true
+	}
+	r.mu.Unlock()
+	r.cancel()
 }
 
 // List returns principal's runs, newest first, keeping those whose state
@@ -506,11 +530,6 @@ func (m *Manager) Close() {
 	}
 	m.mu.Unlock()
 	for _, r := range live {
-		r.mu.Lock()
-		if !r.state.Finished() {
-			r.cancelRequested = true
-		}
-		r.mu.Unlock()
-		r.cancel()
+		r.requestCancel()
 	}
 }

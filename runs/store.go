@@ -184,3 +184,17 @@ func sortNewestFirst(recs []Record) {
 		return strings.Compare(b.ID, a.ID)
 	})
 }
+
+// CancelRelay is implemented by a Store that several processes share, so
+// that a cancel asked of one process reaches the process executing the
+// run. A Manager whose store implements it watches each run it hands over
+// (OnCancel) and, asked to cancel a run it does not execute, relays the
+// request (RequestCancel) instead of answering ErrElsewhere.
+type CancelRelay interface {
+	// RequestCancel asks whichever process executes principal's run id to
+	// cancel it. It returns ErrUnknownRun as Load does.
+	RequestCancel(ctx context.Context, principal, id string) error
+	// OnCancel calls cancel (at most once, from any goroutine) when a
+	// cancellation of run id is requested, until stop is called.
+	OnCancel(id string, cancel func()) (stop func())
+}

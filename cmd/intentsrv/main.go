@@ -157,7 +157,8 @@ type serverFlags struct {
 	// Long-running calls (issue 13).
 	wait         time.Duration
 	runRetention time.Duration
-	blockCalls   bool // the CLI: a run cannot outlive the command
+	blockCalls   bool       // the CLI: a run cannot outlive the command
+	runStore     runs.Store // nil: in memory (runstore.go opens --run-store)
 
 	// serve's plan store flags (planstore.go); zero for other commands.
 	storeSpec      string
@@ -262,7 +263,7 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 		SourceHealth:    f.src.health(),
 		Logger:          log,
 		Wait:            wait,
-		Runs:            runs.NewManager(runs.Options{Retention: f.runRetention, Logger: log}),
+		Runs:            runs.NewManager(runs.Options{Store: f.runStore, Retention: f.runRetention, Logger: log}),
 	})
 	if err != nil {
 		f.src.close()

@@ -22,7 +22,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	callWorkers := fs.Int("call-workers", mcpstdio.DefaultCallWorkers, "ask/act calls run at once; find and describe never wait behind them")
 	var hf httpFlags // --http and its guards (servehttp.go)
 	hf.register(fs)
-	f.registerStore(fs) // --plan-store, --idempotency-ttl (planstore.go), either transport
+	f.registerStore(fs)                                   // --plan-store, --idempotency-ttl (planstore.go), either transport
+	runStore := fs.String("run-store", "", runStoreUsage) // runstore.go, either transport
 	rest, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -41,6 +42,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	defer closeStore()
+	closeRuns, ok := f.openRunStore(ctx, *runStore, logger)
+	if !ok {
+		return exitUsage
+	}
+	defer closeRuns()
 	if code, handled := hf.serve(ctx, fs, &f, logger); handled {
 		return code
 	}
