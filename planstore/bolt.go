@@ -16,6 +16,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/intentsrv/intentsrv/intent"
 )
@@ -56,7 +57,7 @@ func OpenBolt(path string, now func() time.Time) (*Bolt, error) {
 		now = time.Now
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("plan store %s: %w; give each intentsrv process its own file", path, ErrLocked)
 	}
 	if err != nil {
@@ -90,7 +91,7 @@ func (b *Bolt) Consume(ctx context.Context, ref string, expires time.Time) error
 	sweep := b.dueForSweep(now)
 	return b.db.Update(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(bucket)
-		if v := bk.Get([]byte(ref)); v != nil && len(v) == 8 && now.Unix() < int64(binary.BigEndian.Uint64(v)) {
+		if v := bk.Get([]byte(ref)); len(v) == 8 && now.Unix() < int64(binary.BigEndian.Uint64(v)) {
 			return intent.ErrPlanUsed
 		}
 		if sweep {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/intentsrv/intentsrv/runs"
 )
@@ -88,7 +89,7 @@ func OpenBolt(path string, o BoltOptions) (*Bolt, error) {
 		o.LockWait = time.Second
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.LockWait})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("run store %s: %w; give each intentsrv process its own file", path, ErrLocked)
 	}
 	if err != nil {

@@ -744,7 +744,7 @@ func (s *Service) addHoliday(_ context.Context, in HolidayInput) (BusinessHours,
 	if found {
 		s.hours.Holidays[i].Name = in.Name
 	} else {
-		s.hours.Holidays = slices.Insert(s.hours.Holidays, i, Holiday{Date: in.Date, Name: in.Name})
+		s.hours.Holidays = slices.Insert(s.hours.Holidays, i, Holiday(in))
 	}
 	s.record(apiUserID, "business_hours.holiday_added", "schedule", 0, in.Date+" "+in.Name)
 	return s.hoursCopy(), nil

@@ -198,7 +198,7 @@ func Parse(data []byte, dir string) (*File, error) {
 	}
 	for name, m := range f.MCPServers {
 		if seen[mcpsrc.Segment(name)] && m.Namespace == "" {
-			return nil, fmt.Errorf("mcpServers %q: its operations would share the namespace %q with the OpenAPI source of that name; set namespace:", name, mcpsrc.Segment(name))
+			return nil, fmt.Errorf("mcpServers %q: its operations would share the namespace %q with the OpenAPI source of that name; give it a namespace", name, mcpsrc.Segment(name))
 		}
 	}
 	for i, o := range f.Overlays {
