@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/intentsrv/intentsrv/intent"
+	"github.com/intentsrv/intentsrv/internal/redisconn"
 )
 
 // DefaultRedisPrefix namespaces every key the Redis store writes.
@@ -55,32 +55,14 @@ return 0
 // namespaces the keys, e.g. to share one server among deployments. It
 // checks that the server answers before returning.
 func OpenRedis(ctx context.Context, rawURL string) (*Redis, error) {
-	u, err := url.Parse(rawURL)
+	conn, err := redisconn.Open(ctx, rawURL, "plan store", DefaultRedisPrefix)
+	if errors.Is(err, redisconn.ErrUnavailable) {
+		return nil, fmt.Errorf("%w: %w", intent.ErrStoreUnavailable, err)
+	}
 	if err != nil {
-		// url's error quotes the URL, password included: leave it out.
-		return nil, errors.New("the plan store URL does not parse; use redis://[USER:PASSWORD@]HOST:PORT/DB")
+		return nil, err
 	}
-	prefix := DefaultRedisPrefix
-	q := u.Query()
-	if q.Has("prefix") {
-		prefix = q.Get("prefix")
-		q.Del("prefix")
-		u.RawQuery = q.Encode()
-	}
-	opts, err := redis.ParseURL(u.String())
-	if err != nil {
-		return nil, fmt.Errorf("plan store URL %s: %w; use redis://HOST:PORT/DB", u.Redacted(), err)
-	}
-	opts.DialTimeout = 2 * time.Second
-	opts.ReadTimeout = 2 * time.Second
-	opts.WriteTimeout = 2 * time.Second
-	opts.ContextTimeoutEnabled = true
-	r := &Redis{client: redis.NewClient(opts), prefix: prefix, where: fmt.Sprintf("%s/%d", opts.Addr, opts.DB)}
-	if err := r.client.Ping(ctx).Err(); err != nil {
-		r.client.Close()
-		return nil, r.unavailable(err)
-	}
-	return r, nil
+	return &Redis{client: conn.Client, prefix: conn.Prefix, where: conn.Where}, nil
 }
 
 // String names the server (address and database, no credentials).

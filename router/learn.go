@@ -122,7 +122,7 @@ func (r *Router) poolFeatures(intent string) (rows [][numFeatures]float32, docs 
 		r.pool.Put(sc)
 	}()
 	groups, qverb, hits, _, total := r.retrieve(intent, Filter{}, rerankPool, sc)
-	q := r.shape(groups, qverb, sc)
+	q := r.shape(groups, qverb)
 	for _, h := range hits[:min(len(hits), rerankPool)] {
 		if h.s <= 0 {
 			continue

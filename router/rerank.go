@@ -95,24 +95,12 @@ type queryShape struct {
 	one, many bool
 }
 
-// shape also collects the query's terms (variants of weight ≥ 0.5) in
-// sc.rqterms, for the word-share features.
-func (r *Router) shape(groups []group, qverb verbClass, sc *scratch) queryShape {
+func (r *Router) shape(groups []group, qverb verbClass) queryShape {
 	q := queryShape{verb: qverb}
-	qt := &sc.rqterms
-	qt.reset()
 	for i := range groups {
 		g := &groups[i]
 		q.one = q.one || g.item || g.one && g.nres > 0
 		q.many = q.many || g.many && g.nres > 0
-		if g.bigram {
-			continue
-		}
-		for _, v := range g.variants {
-			if v.w >= 0.5 {
-				qt.add(v.t)
-			}
-		}
 	}
 	return q
 }
@@ -177,7 +165,7 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 		x[featDescOnly] = 1
 	}
 	x[featCovAddress], x[featCovParams], x[featCovProseOnly] = r.fieldCoverage(groups, d, sc.mask[d])
-	qt := &sc.rqterms
+	qt := &sc.qterms // the query's terms, as score collected them
 	if ts := ix.idTerms.of(d); len(ts) > 0 {
 		x[featIDShare] = float32(qt.count(ts)) / float32(len(ts))
 	}
@@ -261,7 +249,7 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	// on which the decision is taken.
 	hits = append(sc.reranked[:0], hits...)
 	sc.reranked = hits
-	q := r.shape(groups, qverb, sc)
+	q := r.shape(groups, qverb)
 	n := min(len(hits), rerankPool)
 	top := hits[0].s
 	if top <= 0 {

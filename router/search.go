@@ -140,12 +140,10 @@ type scratch struct {
 	kth    []float32    // min-heap for kthAllowed
 	lead   []hit        // score's operations that lead by their words, boosted
 	bounds []groupBound // restrictable's per-group bounds
-	qterms termSet      // the query's terms (variants of weight ≥ 0.5)
+	qterms termSet      // the query's terms (variants of weight ≥ 0.5), set by score; the re-ranker reads them
 	qres   termSet      // the resources the query names
-	// rqterms: the query's terms, for the re-ranker's features
-	rqterms termSet
-	heap    []hit
-	names   []string // capitalised words inside sentences, lower-cased
+	heap   []hit
+	names  []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
 	// hidden is the best score of an operation the filter rejected.

@@ -6,12 +6,17 @@ package redisconn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
+
+// ErrUnavailable marks an Open whose server did not answer, as opposed to
+// a URL that cannot name one.
+var ErrUnavailable = errors.New("unavailable")
 
 // Conn is an open client, the key prefix the URL chose and where it points.
 type Conn struct {
@@ -48,7 +53,7 @@ func Open(ctx context.Context, rawURL, what, defaultPrefix string) (*Conn, error
 	c := &Conn{Client: redis.NewClient(opts), Prefix: prefix, Where: fmt.Sprintf("%s/%d", opts.Addr, opts.DB)}
 	if err := c.Client.Ping(ctx).Err(); err != nil {
 		c.Client.Close()
-		return nil, fmt.Errorf("redis %s at %s is unavailable: %w", what, c.Where, err)
+		return nil, fmt.Errorf("redis %s at %s is %w: %w", what, c.Where, ErrUnavailable, err)
 	}
 	return c, nil
 }
