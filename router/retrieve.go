@@ -92,9 +92,21 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	if len(h) == limit {
 		bar = h[0]
 	}
+	// The bar rises as the rest are boosted, and an operation's own bound
+	// (its verb and services known, the other boosts at their most) is
+	// tighter than hiBoost: both skip boosts that cannot change the top.
 	for _, d := range touched {
-		if s := acc[d]; s < kth && s*hiBoost >= bar {
-			acc[d] = b.boost(d, s)
+		s := acc[d]
+		if s >= kth || s*hiBoost < bar || s*b.bound(d) < bar {
+			continue
+		}
+		s = b.boost(d, s)
+		acc[d] = s
+		if f.allowed(r.ops[d]) {
+			h = pushBounded(h, s, limit)
+			if len(h) == limit {
+				bar = h[0]
+			}
 		}
 	}
 	for _, l := range lead {
@@ -125,15 +137,7 @@ type booster struct {
 // the discount of an operation of none of the resources it names.
 func (b *booster) boost(d uint32, s float32) float32 {
 	r, ix := b.r, b.r.idx
-	if b.qverb != verbNone && !r.opts.noVerbs {
-		if ov := r.verbs[d]; ov == b.qverb || (b.qverb == verbRead && ov == verbList) || (b.qverb == verbList && ov == verbRead) {
-			if ov == b.qverb {
-				s *= 1 + r.tu.vboost
-			} else {
-				s *= 1 + r.tu.vboost/2
-			}
-		}
-	}
+	s *= b.verbFactor(d)
 	if idb := r.tu.idBoost; idb > 0 {
 		if ts := ix.idTerms.of(d); len(ts) > 0 {
 			s *= 1 + idb*float32(b.qterms.count(ts))/float32(len(ts))
@@ -145,9 +149,7 @@ func (b *booster) boost(d uint32, s float32) float32 {
 	if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && r.scopeAgrees(b.groups, b.qverb, d) {
 		s *= 1 + ib
 	}
-	if len(b.services) > 0 && (slices.Contains(b.services, ix.svc.of[d][0]) || slices.Contains(b.services, ix.svc.of[d][1])) {
-		s *= 1 + r.tu.svc
-	}
+	s *= b.serviceFactor(d)
 	if sb := r.tu.sumBoost; sb > 0 {
 		if ts := ix.sumTerms.of(d); len(ts) > 0 {
 			c := float32(b.qterms.count(ts)) / float32(len(ts))
@@ -155,6 +157,46 @@ func (b *booster) boost(d uint32, s float32) float32 {
 		}
 	}
 	return s
+}
+
+// verbFactor is the verb boost of operation d: whole when its verb class is
+// the one the query asks for, half for a read asked as a list or the
+// reverse.
+func (b *booster) verbFactor(d uint32) float32 {
+	r := b.r
+	if b.qverb == verbNone || r.opts.noVerbs {
+		return 1
+	}
+	switch ov := r.verbs[d]; {
+	case ov == b.qverb:
+		return 1 + r.tu.vboost
+	case (b.qverb == verbRead && ov == verbList) || (b.qverb == verbList && ov == verbRead):
+		return 1 + r.tu.vboost/2
+	}
+	return 1
+}
+
+// serviceFactor is the boost of operation d of a service the query names.
+func (b *booster) serviceFactor(d uint32) float32 {
+	if len(b.services) == 0 {
+		return 1
+	}
+	if svc := b.r.idx.svc.of[d]; slices.Contains(b.services, svc[0]) || slices.Contains(b.services, svc[1]) {
+		return 1 + b.r.tu.svc
+	}
+	return 1
+}
+
+// bound is the most boost can multiply operation d's score by: its verb
+// and service factors, and the id, summary and one-item boosts at their
+// most (the last only for an operation on one item or a collection).
+func (b *booster) bound(d uint32) float32 {
+	r := b.r
+	m := b.verbFactor(d) * b.serviceFactor(d) * (1 + max(r.tu.idBoost, 0)) * (1 + max(r.tu.sumBoost, 0))
+	if r.idx.scope[d] != scopeNone {
+		m *= 1 + max(r.tu.itemBoost, 0)
+	}
+	return m
 }
 
 // kthAllowed returns the limit-th best score in acc among the documents
