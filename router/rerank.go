@@ -57,13 +57,62 @@ var FeatureNames = [numFeatures]string{
 }
 
 // Weights are the re-ranker's learned weights and what they were learned
-// on.
+// on: a linear term over the features, plus, when Hidden is not empty, a
+// small layer of tanh units whose weighted sum is added to it (so that
+// features can act together: "the verb agrees" means more when the path
+// says what the query says).
 type Weights struct {
 	Features []string  `json:"features"`
 	W        []float64 `json:"weights"`
+	Hidden   []Unit    `json:"hidden,omitempty"`
 	// TrainedOn says where the weights come from, for the record.
 	TrainedOn string `json:"trained_on"`
 	Queries   int    `json:"queries"`
+	// HeldOutTop1 records the validation of the fit, when one was run:
+	// top-1 on half of the tune split of weights fitted on the other half,
+	// next to the lexical ranking's on the same half.
+	HeldOutTop1 *HeldOut `json:"held_out_top1,omitempty"`
+}
+
+// Unit is one hidden unit: it adds Out × tanh(W·x + Bias) to the score.
+type Unit struct {
+	W    []float64 `json:"weights"`
+	Bias float64   `json:"bias"`
+	Out  float64   `json:"out"`
+}
+
+// HeldOut is a validation figure of the re-ranker's fit.
+type HeldOut struct {
+	Lexical  float64 `json:"lexical"`
+	Reranked float64 `json:"reranked"`
+}
+
+// model is the re-ranker in the form the scoring loop reads.
+type model struct {
+	w      [numFeatures]float32
+	hidden []unit
+}
+
+type unit struct {
+	w         [numFeatures]float32
+	bias, out float32
+}
+
+// score returns w·x plus the hidden units' sum.
+func (m *model) score(x *[numFeatures]float32) float32 {
+	var z float32
+	for k, w := range m.w {
+		z += w * x[k]
+	}
+	for i := range m.hidden {
+		u := &m.hidden[i]
+		a := u.bias
+		for k, w := range u.w {
+			a += w * x[k]
+		}
+		z += u.out * float32(math.Tanh(float64(a)))
+	}
+	return z
 }
 
 //go:embed ranker.json
@@ -71,23 +120,41 @@ var rankerFile []byte
 
 // loadWeights decodes the embedded weights once per process; weights of
 // another feature list are refused (the re-ranker is then off).
-var loadWeights = sync.OnceValues(func() ([numFeatures]float32, error) {
+var loadWeights = sync.OnceValues(func() (*model, error) { return parseWeights(rankerFile) })
+
+// parseWeights decodes a weights file into a model, refusing one whose
+// features are not the router's.
+func parseWeights(raw []byte) (*model, error) {
 	var w Weights
-	var out [numFeatures]float32
-	if err := json.Unmarshal(rankerFile, &w); err != nil {
-		return out, err
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, err
 	}
+	return w.model()
+}
+
+func (w *Weights) model() (*model, error) {
+	var m model
 	if len(w.Features) != numFeatures || len(w.W) != numFeatures {
-		return out, fmt.Errorf("ranker weights have %d features; the router has %d", len(w.Features), numFeatures)
+		return nil, fmt.Errorf("ranker weights have %d features; the router has %d", len(w.Features), numFeatures)
 	}
 	for i, name := range w.Features {
 		if name != FeatureNames[i] {
-			return out, fmt.Errorf("ranker feature %d is %q; the router's is %q", i, name, FeatureNames[i])
+			return nil, fmt.Errorf("ranker feature %d is %q; the router's is %q", i, name, FeatureNames[i])
 		}
-		out[i] = float32(w.W[i])
+		m.w[i] = float32(w.W[i])
 	}
-	return out, nil
-})
+	for i, h := range w.Hidden {
+		if len(h.W) != numFeatures {
+			return nil, fmt.Errorf("ranker hidden unit %d has %d weights; the router has %d features", i, len(h.W), numFeatures)
+		}
+		u := unit{bias: float32(h.Bias), out: float32(h.Out)}
+		for k, v := range h.W {
+			u.w[k] = float32(v)
+		}
+		m.hidden = append(m.hidden, u)
+	}
+	return &m, nil
+}
 
 // queryShape is what the features need to know about a query.
 type queryShape struct {
@@ -242,7 +309,7 @@ func methodOf(v verbClass, method string) bool {
 // rerank re-scores the leading candidates of hits (best first) with the
 // learned weights and returns them re-sorted.
 func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float32, sc *scratch) []hit {
-	if r.weights == nil || len(hits) < 2 || r.weights[featLogScore] <= 0 {
+	if r.weights == nil || len(hits) < 2 || r.weights.w[featLogScore] <= 0 {
 		return hits
 	}
 	// A copy: hits may share its array with the first pass's ranking,
@@ -255,20 +322,36 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	if top <= 0 {
 		return hits
 	}
+	last := hits[n-1].s // the pool's lowest lexical score
+	var z [rerankPool]float32
+	zmax := float32(math.Inf(-1))
 	for i := range hits[:n] {
 		if hits[i].s <= 0 {
 			continue
 		}
 		x := r.features(&q, groups, hits[i].d, total, sc)
 		x[featLogScore] = float32(math.Log(float64(hits[i].s / top)))
-		var z float32
-		for k, w := range r.weights {
-			z += w * x[k]
-		}
 		// In units of the lexical log score, so that score ratios (which
 		// diversification and the decision read) keep their scale.
-		z /= r.weights[featLogScore]
-		hits[i].s = top * float32(math.Exp(float64(max(-8, min(8, z)))))
+		z[i] = r.weights.score(&x) / r.weights.w[featLogScore]
+		zmax = max(zmax, z[i])
+	}
+	// The best re-scored candidate keeps the leader's score; the others
+	// are placed under it by their distance in z (bounded, so that a far
+	// candidate keeps a positive score and none tie by rounding).
+	floor := last
+	for i := range hits[:n] {
+		if hits[i].s > 0 {
+			hits[i].s = top * float32(math.Exp(float64(max(-30, z[i]-zmax))))
+			floor = min(floor, hits[i].s)
+		}
+	}
+	// The weights order the pool, never a candidate they did not see:
+	// the rest of the ranking is scaled to stay under the pool's lowest.
+	if n < len(hits) && last > 0 && floor < last {
+		for i := n; i < len(hits); i++ {
+			hits[i].s *= floor / last
+		}
 	}
 	sortHits(hits)
 	return hits

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/intentsrv/intentsrv/internal/vecfile"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -35,6 +36,8 @@ type Options struct {
 	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams bool
 	noClauses, noNames, noFeedback, noSemantic, noRerank         bool
 	tune                                                         *tuning
+	// vectors replaces the embedded word vectors (CollectPools' routers).
+	vectors *vecfile.Vectors
 }
 
 // Candidate is one ranked operation.
@@ -82,8 +85,8 @@ type Router struct {
 	opts    Options
 	verbs   []verbClass // per doc
 	tu      tuning
-	sem     *semantic             // nil when switched off
-	weights *[numFeatures]float32 // the re-ranker's; nil when switched off
+	sem     *semantic // nil when switched off
+	weights *model    // the re-ranker's; nil when switched off
 
 	pool sync.Pool // *scratch
 
@@ -136,11 +139,11 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	r.idx = buildIndex(r.ops, r.verbs, opts)
 	r.tu = tu
 	if !opts.noSemantic {
-		r.sem = newSemantic(r.idx)
+		r.sem = newSemantic(r.idx, opts.vectors)
 	}
 	if !opts.noRerank {
-		if w, err := loadWeights(); err == nil {
-			r.weights = &w
+		if m, err := loadWeights(); err == nil {
+			r.weights = m
 		}
 	}
 	n, nns := len(r.ops), r.idx.nsUnits

@@ -37,12 +37,15 @@ type semantic struct {
 	term []uint32 // vocabulary word → the catalog's term for it, or noTerm
 }
 
-// newSemantic links the vectors' vocabulary to ix's terms. It returns nil
-// when the vectors cannot be read (the router then works on words alone).
-func newSemantic(ix *index) *semantic {
-	v, err := loadVectors()
-	if err != nil || v == nil {
-		return nil
+// newSemantic links the vectors' vocabulary to ix's terms: v, or the
+// embedded vectors when v is nil. It returns nil when the vectors cannot be
+// read (the router then works on words alone).
+func newSemantic(ix *index, v *vecfile.Vectors) *semantic {
+	if v == nil {
+		var err error
+		if v, err = loadVectors(); err != nil || v == nil {
+			return nil
+		}
 	}
 	s := &semantic{vec: v, term: make([]uint32, len(v.Words))}
 	for i, w := range v.Words {

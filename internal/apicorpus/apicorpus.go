@@ -49,12 +49,22 @@ type API struct {
 // SplitOf returns the split of the API called name: tune when the FNV-1a
 // hash of its provider is divisible by five, report otherwise.
 func SplitOf(name string) string {
-	provider, _, _ := strings.Cut(name, "/")
-	if hashName(provider)%5 == 0 {
+	if hashName(Provider(name))%5 == 0 {
 		return SplitTune
 	}
 	return SplitReport
 }
+
+// Provider returns the provider of the API called name: the first
+// element of its path ("apideck.com" of "apideck.com/crm").
+func Provider(name string) string {
+	provider, _, _ := strings.Cut(name, "/")
+	return provider
+}
+
+// Half assigns a provider to one of two halves, by a hash independent of
+// the split's: a generator validates on one half what it fits on the other.
+func Half(provider string) int { return int(hashName("half:"+provider) % 2) }
 
 func hashName(name string) uint32 {
 	h := fnv.New32a()
