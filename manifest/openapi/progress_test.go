@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -45,7 +46,7 @@ func exportServer(chunks, chunk int, pause time.Duration, announce bool) *httpte
 
 // exportOps binds a one-operation spec to base and returns the registry
 // and the operation's id.
-func exportOps(t *testing.T, base string) (*operations.Registry, string) {
+func exportOps(t testing.TB, base string) (*operations.Registry, string) {
 	t.Helper()
 	cat, err := Parse("exports", []byte(`{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/exports/{id}":{"get":{"operationId":"exports.get",
 	  "parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"200":{"description":"ok"}}}}}}`), ParseOptions{})
@@ -131,4 +132,56 @@ func TestHTTPCallReportsProgress(t *testing.T) {
 	if out, err := call(t, reg, id, `{"id":1}`); err != nil || !strings.Contains(string(out), "xxxxxxxx") {
 		t.Fatalf("call outside a run: %s, %v", out, err)
 	}
+}
+
+// BenchmarkHTTPProgress times one call of an operation whose answer is a
+// 1 MB JSON string, outside a run (no progress) and inside one (phases and
+// body bytes reported, a waiter listening), alternating call by call; it
+// reports each median and their ratio.
+func BenchmarkHTTPProgress(b *testing.B) {
+	body := `"` + strings.Repeat("x", 1<<20-2) + `"`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	reg, id := exportOps(b, srv.URL)
+	m := runs.NewManager(runs.Options{})
+	args := json.RawMessage(`{"id":1}`)
+	plain := func() time.Duration {
+		t0 := time.Now()
+		if _, err := reg.Call(context.Background(), id, args); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	reports := 0
+	inRun := func() time.Duration {
+		t0 := time.Now()
+		r := m.Start(context.Background(), "p", id, func(ctx context.Context) runs.Outcome {
+			_, err := reg.Call(ctx, id, args)
+			return runs.Outcome{Failed: err != nil}
+		})
+		if out, done := r.Wait(context.Background(), time.Minute, func(runs.Progress) { reports++ }); !done || out.Failed {
+			b.Fatal("the call in a run failed")
+		}
+		return time.Since(t0)
+	}
+	var pl, rl []time.Duration
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			pl, rl = append(pl, plain()), append(rl, inRun())
+		} else {
+			rl, pl = append(rl, inRun()), append(pl, plain())
+		}
+	}
+	if reports == 0 {
+		b.Fatal("no progress was reported inside the run")
+	}
+	slices.Sort(pl)
+	slices.Sort(rl)
+	mp, mr := pl[len(pl)/2], rl[len(rl)/2]
+	b.ReportMetric(float64(mp.Nanoseconds()), "ns-median/plain")
+	b.ReportMetric(float64(mr.Nanoseconds()), "ns-median/in-run")
+	b.ReportMetric(float64(mr)/float64(mp), "ratio")
 }
