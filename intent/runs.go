@@ -105,10 +105,13 @@ func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args j
 	if w.d < 0 {
 		return s.complete(ctx, op, args)
 	}
-	run := s.runs.Start(ctx, callerOf(ctx), op.ID, func(ctx context.Context) runs.Outcome {
+	run, err := s.runs.TryStart(ctx, callerOf(ctx), op.ID, func(ctx context.Context) runs.Outcome {
 		env := s.complete(ctx, op, args)
 		return runs.Outcome{Failed: !env.OK, Value: env}
 	})
+	if err != nil {
+		return runsFull(op, err)
+	}
 	var env *Envelope
 	if out, done := run.Wait(ctx, w.d, progressOf(ctx)); done {
 		env = envelopeOf(op, out)
@@ -125,6 +128,18 @@ func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args j
 		env.Warnings = append(env.Warnings, fmt.Sprintf("params._wait was cut to %d seconds, the most a call waits", int(MaxWait.Seconds())))
 	}
 	return env
+}
+
+// runsFull refuses a call that would start a run past the server's bound
+// on runs under way (runs.Options.MaxRuns); nothing ran.
+func runsFull(op *operations.Operation, err error) *Envelope {
+	var full *runs.FullError
+	if !errors.As(err, &full) {
+		return failure(CodeInternalError, "the run could not start: "+err.Error(), nil, nil)
+	}
+	return failure(CodeRateLimited, fmt.Sprintf("%s did not run: the server already has %d operations under way, its most (--max-runs)", op.ID, full.Max),
+		map[string]any{"max_runs": full.Max},
+		&Remedy{Tool: ToolAsk, Action: "runs.list", Fix: "list your runs still running (runs.list with state running); await them with runs.await or stop those no longer wanted with runs.cancel, then retry this call"})
 }
 
 // envelopeOf is the envelope a run's work returned; work that died
@@ -223,6 +238,11 @@ func (s *Server) runResult(rec runs.Record) *Envelope {
 	var env *Envelope
 	again := &Remedy{Tool: ToolDescribe, Action: rec.Operation, Fix: "call the operation again if its result is still wanted"}
 	switch {
+	case rec.State == runs.StateInterrupted:
+		// Whatever the work answered as it was cut (a cancelled call) says
+		// less than this.
+		env = failure(CodeInternalError, fmt.Sprintf("run %s was interrupted: the server stopped while %s ran, so nothing is known about its effects", rec.ID, rec.Operation), nil,
+			&Remedy{Tool: ToolDescribe, Action: rec.Operation, Fix: "check the state with a read operation before running it again"})
 	case rec.Result != nil:
 		env = &Envelope{}
 		if err := json.Unmarshal(rec.Result, env); err != nil {
@@ -232,9 +252,6 @@ func (s *Server) runResult(rec runs.Record) *Envelope {
 		env = failure(CodeResultTooLarge, fmt.Sprintf("run %s ended (%s), but its result was dropped to keep the results this server retains under their size cap", rec.ID, rec.State), nil, again)
 	case rec.State == runs.StateCancelled:
 		env = failure(CodeTimeout, fmt.Sprintf("run %s was cancelled before %s started; nothing ran", rec.ID, rec.Operation), nil, again)
-	case rec.State == runs.StateInterrupted:
-		env = failure(CodeInternalError, fmt.Sprintf("run %s was interrupted: the server stopped while %s ran, so nothing is known about its effects", rec.ID, rec.Operation), nil,
-			&Remedy{Tool: ToolDescribe, Action: rec.Operation, Fix: "check the state with a read operation before running it again"})
 	default:
 		env = failure(CodeInternalError, fmt.Sprintf("run %s ended (%s) without a result", rec.ID, rec.State), nil, again)
 	}

@@ -57,6 +57,10 @@ type Options struct {
 	// StatePending, and may be cancelled before their work starts. Zero
 	// means no cap.
 	MaxActive int
+	// MaxRuns caps the runs of this process that are not finished, pending
+	// or executing, handed over or still awaited by their call: TryStart
+	// refuses one more with a *FullError. Zero means no cap.
+	MaxRuns int
 	// CancelWait is how long Cancel waits for a run's work to return, so
 	// that its answer can say the run stopped. Zero means
 	// DefaultCancelWait.
@@ -75,8 +79,20 @@ type Manager struct {
 	store Store
 	slots chan struct{} // nil when MaxActive is 0
 
-	mu   sync.Mutex
-	live map[string]*Run // handed-over runs still executing in this process
+	mu      sync.Mutex
+	live    map[string]*Run // handed-over runs still executing in this process
+	running int             // runs not finished, handed over or not (MaxRuns)
+	closed  bool            // Close was called: runs handed over later end at once
+}
+
+// FullError is TryStart's refusal: the process already has Options.MaxRuns
+// runs that are not finished.
+type FullError struct {
+	Max int
+}
+
+func (e *FullError) Error() string {
+	return fmt.Sprintf("%d runs are already under way in this process, its most", e.Max)
 }
 
 // NewManager returns a Manager.
@@ -130,6 +146,8 @@ type Run struct {
 	listeners       map[int]func(Progress)
 	nextListener    int
 	stopRelay       func() // ends the CancelRelay watch, when the store relays
+	interrupted     bool   // cut by Manager.Close
+	abandoned       bool   // saved interrupted by Close, which gave up waiting
 }
 
 type runKey struct{}
@@ -138,7 +156,29 @@ type runKey struct{}
 // context keeps parent's values but not its cancellation or deadline: the
 // run belongs to the server, not to the request that started it. Only
 // Cancel (or Close) cancels it.
+//
+// Start never refuses; TryStart honours Options.MaxRuns.
 func (m *Manager) Start(parent context.Context, principal, operation string, work Work) *Run {
+	m.mu.Lock()
+	m.running++
+	m.mu.Unlock()
+	return m.start(parent, principal, operation, work)
+}
+
+// TryStart is Start, unless the process already has Options.MaxRuns runs
+// that are not finished: then nothing starts and it returns a *FullError.
+func (m *Manager) TryStart(parent context.Context, principal, operation string, work Work) (*Run, error) {
+	m.mu.Lock()
+	if m.opts.MaxRuns > 0 && m.running >= m.opts.MaxRuns {
+		m.mu.Unlock()
+		return nil, &FullError{Max: m.opts.MaxRuns}
+	}
+	m.running++
+	m.mu.Unlock()
+	return m.start(parent, principal, operation, work), nil
+}
+
+func (m *Manager) start(parent context.Context, principal, operation string, work Work) *Run {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
 	r := &Run{
 		m: m, principal: principal, operation: operation,
@@ -191,11 +231,16 @@ func (r *Run) execute(ctx context.Context, work Work) {
 
 // finish makes the run final. A run whose cancellation was requested ends
 // cancelled unless its work succeeded anyway; one that never ran is
-// cancelled.
+// cancelled; one cut by Close ends interrupted unless it succeeded.
 func (r *Run) finish(out Outcome, ran bool) {
 	now := r.m.opts.Now()
+	r.m.mu.Lock()
+	r.m.running--
+	r.m.mu.Unlock()
 	r.mu.Lock()
 	switch {
+	case r.interrupted && (!ran || out.Failed):
+		r.state = StateInterrupted
 	case !ran || (r.cancelRequested && out.Failed):
 		r.state = StateCancelled
 	case out.Failed:
@@ -216,7 +261,9 @@ func (r *Run) finish(out Outcome, ran bool) {
 				r.result = b
 			}
 		}
-		r.saveLocked()
+		if !r.abandoned {
+			r.saveLocked()
+		}
 		if r.stopRelay != nil {
 			r.stopRelay()
 		}
@@ -280,9 +327,16 @@ func (r *Run) Detach() (rec Record, out Outcome, finished bool) {
 	r.id = newID()
 	r.m.mu.Lock()
 	r.m.live[r.id] = r
+	closed := r.m.closed
 	r.m.mu.Unlock()
 	if relay, ok := r.m.store.(CancelRelay); ok {
 		r.stopRelay = relay.OnCancel(r.id, r.requestCancel)
+	}
+	if closed {
+		// Handed over after Close: the server is going away, so the run
+		// ends now, interrupted, rather than outlive the store.
+		r.interrupted = true
+		r.cancel()
 	}
 	return r.saveLocked(), Outcome{}, false
 }
@@ -354,14 +408,18 @@ func (r *Run) saveLocked() Record {
 // blocks until it ends, a handler called directly) it does nothing and
 // returns false.
 func Report(ctx context.Context, done, total float64, message string) bool {
+	return ReportProgress(ctx, Progress{Done: done, Total: total, Message: message})
+}
+
+// ReportProgress is Report with the progress's unit (Progress.Unit) stated.
+func ReportProgress(ctx context.Context, p Progress) bool {
 	r, ok := ctx.Value(runKey{}).(*Run)
 	if !ok {
 		return false
 	}
-	if n := maxMessageRunes; utf8.RuneCountInString(message) > n {
-		message = string([]rune(message)[:n-1]) + "…"
+	if n := maxMessageRunes; utf8.RuneCountInString(p.Message) > n {
+		p.Message = string([]rune(p.Message)[:n-1]) + "…"
 	}
-	p := Progress{Done: done, Total: total, Message: message}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.progress = &p
@@ -372,6 +430,15 @@ func Report(ctx context.Context, done, total float64, message string) bool {
 		r.saveLocked()
 	}
 	return true
+}
+
+// Reporting reports whether ctx belongs to a run, so that Report records
+// what is reported under it. A source that must ask for progress (an
+// upstream MCP server, which sends it only when the call carries a progress
+// token) asks only then.
+func Reporting(ctx context.Context) bool {
+	_, ok := ctx.Value(runKey{}).(*Run)
+	return ok
 }
 
 // liveRun returns the handed-over run id when this process executes it
@@ -520,16 +587,48 @@ func (m *Manager) List(ctx context.Context, principal string, states []State, li
 	return out, nil
 }
 
-// Close cancels every handed-over run still executing in this process, as
-// a server does when it shuts down. Their records end cancelled.
-func (m *Manager) Close() {
+// Close ends the handed-over runs still executing in this process, as a
+// server does when it shuts down, and returns once each has its final
+// record saved, or when ctx is done. Each run's work has its context
+// cancelled; a run whose work then fails (as cancelled work does) ends
+// StateInterrupted: the server cut it, and what it did is unknown. One
+// whose work succeeds anyway keeps its result. A run whose work has not
+// returned when ctx is done is saved interrupted as it stands, and Close
+// counts it in stuck; its work is left to end with the process. A run
+// handed over after Close ends at once, interrupted. Close the store only
+// after Close returned.
+func (m *Manager) Close(ctx context.Context) (ended, stuck int) {
 	m.mu.Lock()
+	m.closed = true
 	live := make([]*Run, 0, len(m.live))
 	for _, r := range m.live {
 		live = append(live, r)
 	}
 	m.mu.Unlock()
 	for _, r := range live {
-		r.requestCancel()
+		r.mu.Lock()
+		if !r.state.Finished() {
+			r.interrupted = true
+		}
+		r.mu.Unlock()
+		r.cancel()
 	}
+	for _, r := range live {
+		select {
+		case <-r.done:
+			ended++
+			continue
+		case <-ctx.Done():
+		}
+		r.mu.Lock()
+		if r.state.Finished() {
+			ended++
+		} else {
+			r.state, r.finishedAt, r.abandoned = StateInterrupted, r.m.opts.Now(), true
+			r.saveLocked()
+			stuck++
+		}
+		r.mu.Unlock()
+	}
+	return ended, stuck
 }

@@ -57,18 +57,31 @@ func ParseState(name string) (State, error) {
 }
 
 // Progress is what a run last reported about itself. Done counts work done
-// out of Total (zero when the total is unknown); both are in whatever unit
-// the work chose (steps, items, bytes).
+// out of Total (zero when the total is unknown); both are in Unit, which
+// is steps when empty (UnitBytes for bytes, or any plural noun: "pages").
 type Progress struct {
 	Done    float64 `json:"done"`
 	Total   float64 `json:"total,omitempty"`
+	Unit    string  `json:"unit,omitempty"`
 	Message string  `json:"message,omitempty"`
 }
 
-// String says the progress in words: "step 3 of 7: crawling page 3".
+// UnitBytes as Progress.Unit counts bytes, written for a reader as "1.5 MB".
+const UnitBytes = "bytes"
+
+// String says the progress in words: "step 3 of 7: crawling page 3",
+// "1.5 MB of 4.0 MB: reading the response body".
 func (p Progress) String() string {
 	var s string
 	switch {
+	case p.Unit == UnitBytes && p.Total > 0:
+		s = byteSize(p.Done) + " of " + byteSize(p.Total)
+	case p.Unit == UnitBytes && p.Done > 0:
+		s = byteSize(p.Done)
+	case p.Unit != "" && p.Total > 0:
+		s = fmt.Sprintf("%s of %s %s", num(p.Done), num(p.Total), p.Unit)
+	case p.Unit != "" && p.Done > 0:
+		s = num(p.Done) + " " + p.Unit
 	case p.Total > 0:
 		s = fmt.Sprintf("step %s of %s", num(p.Done), num(p.Total))
 	case p.Done > 0:
@@ -81,6 +94,20 @@ func (p Progress) String() string {
 		s += p.Message
 	}
 	return s
+}
+
+// byteSize writes n bytes for a reader: "512 B", "1.5 kB", "4.0 MB".
+func byteSize(n float64) string {
+	const unit = 1000
+	if n < unit {
+		return num(n) + " B"
+	}
+	div, exp := float64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", n/div, "kMGTP"[exp])
 }
 
 func num(f float64) string {

@@ -210,7 +210,7 @@ func TestRedisReplicas(t *testing.T) {
 	srv := redistest.Start(t)
 	a := runs.NewManager(runs.Options{Store: openRedis(t, srv.URL(), nil)})
 	b := runs.NewManager(runs.Options{Store: openRedis(t, srv.URL(), nil), CancelWait: 5 * time.Second})
-	defer a.Close()
+	defer a.Close(ctx)
 
 	release := make(chan struct{})
 	r := a.Start(ctx, "alice", "tests.export", func(ctx context.Context) runs.Outcome {
@@ -265,8 +265,8 @@ func TestRedisConcurrentRuns(t *testing.T) {
 	srv := redistest.Start(t)
 	a := runs.NewManager(runs.Options{Store: openRedis(t, srv.URL(), nil)})
 	b := runs.NewManager(runs.Options{Store: openRedis(t, srv.URL(), nil)})
-	defer a.Close()
-	defer b.Close()
+	defer a.Close(ctx)
+	defer b.Close(ctx)
 	var wg sync.WaitGroup
 	for i := range 100 {
 		wg.Add(1)

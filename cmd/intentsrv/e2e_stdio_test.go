@@ -93,11 +93,19 @@ type e2eEnvelope struct {
 
 func callTool(t *testing.T, c *client.Client, name string, args map[string]any) e2eEnvelope {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	var req mcp.CallToolRequest
 	req.Params.Name = name
 	req.Params.Arguments = args
+	return callToolRequest(t, c, req)
+}
+
+// callToolRequest sends req and returns its envelope, checking that
+// isError mirrors ok.
+func callToolRequest(t *testing.T, c *client.Client, req mcp.CallToolRequest) e2eEnvelope {
+	t.Helper()
+	name := req.Params.Name
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)

@@ -159,6 +159,8 @@ type serverFlags struct {
 	runRetention time.Duration
 	blockCalls   bool       // the CLI: a run cannot outlive the command
 	runStore     runs.Store // nil: in memory (runstore.go opens --run-store)
+	maxRuns      int
+	runs         *runs.Manager // set by build; closed on shutdown (closeRuns)
 
 	// serve's plan store flags (planstore.go); zero for other commands.
 	storeSpec      string
@@ -183,6 +185,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	f.src.register(fs)
 	fs.DurationVar(&f.wait, "wait", intent.DefaultWait, "how long ask/act wait for an operation before answering with a run handle (serve; the CLI waits until done)")
 	fs.DurationVar(&f.runRetention, "run-retention", runs.DefaultRetention, "how long a run handle's result stays readable after the run ends")
+	fs.IntVar(&f.maxRuns, "max-runs", defaultMaxRuns, "most ask/act operations under way at once, run handles included; past it a call is refused (rate_limited) until some end")
 }
 
 func (f *serverFlags) logger(stderr io.Writer) *slog.Logger {
@@ -235,6 +238,9 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 	if f.wait <= 0 || f.runRetention <= 0 {
 		return nil, false, fmt.Errorf("--wait and --run-retention must be positive, got %s and %s (a call may still ask for no wait with params._wait: 0)", f.wait, f.runRetention)
 	}
+	if f.maxRuns < 1 {
+		return nil, false, fmt.Errorf("--max-runs must be at least 1, got %d", f.maxRuns)
+	}
 	wait := f.wait
 	if f.blockCalls {
 		wait = intent.WaitUntilDone
@@ -263,7 +269,7 @@ func (f *serverFlags) build(ctx context.Context, log *slog.Logger) (*intent.Serv
 		SourceHealth:    f.src.health(),
 		Logger:          log,
 		Wait:            wait,
-		Runs:            runs.NewManager(runs.Options{Store: f.runStore, Retention: f.runRetention, Logger: log}),
+		Runs:            f.newRuns(log),
 	})
 	if err != nil {
 		f.src.close()

@@ -50,6 +50,9 @@ func TestRunFlags(t *testing.T) {
 			t.Fatalf("%q: err = %v", args, err)
 		}
 	}
+	if _, err := build(false, "--max-runs", "0"); err == nil || !strings.Contains(err.Error(), "--max-runs must be at least 1") {
+		t.Fatalf("--max-runs 0: err = %v", err)
+	}
 	srv, err := build(false, "--run-retention", "5m")
 	if err != nil || srv.Options().Runs.Retention() != 5*time.Minute {
 		t.Fatalf("--run-retention 5m: %v", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intentsrv/intentsrv/runs"
 	"github.com/intentsrv/intentsrv/runstore"
 )
 
@@ -46,7 +47,7 @@ func (f *serverFlags) openRunStore(ctx context.Context, spec string, logger *slo
 	case scheme == "redis" || scheme == "rediss":
 		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		store, err := runstore.OpenRedis(ctx, spec, runstore.RedisOptions{Logger: logger})
+		store, err := runstore.OpenRedis(ctx, spec, runstore.RedisOptions{Logger: logger, Retention: f.runRetention})
 		if err != nil {
 			logger.Error("cannot start: the run store does not answer; start it or fix --run-store", "err", err)
 			return nil, false
@@ -87,4 +88,38 @@ func (f *serverFlags) openRunStore(ctx context.Context, spec string, logger *slo
 	logger.Info("run store", "file", spec)
 	f.runStore = store
 	return func() { store.Close() }, true
+}
+
+// defaultMaxRuns is --max-runs' default: far above what one agent keeps
+// going, low enough that a runaway loop of slow calls cannot pile up
+// goroutines and upstream requests without bound.
+const defaultMaxRuns = 1000
+
+// runsShutdownWait bounds how long a shutting-down server waits for its
+// runs' work to stop before it saves them interrupted as they stand.
+const runsShutdownWait = 5 * time.Second
+
+// newRuns returns the run manager the flags describe and keeps it for
+// closeRuns.
+func (f *serverFlags) newRuns(log *slog.Logger) *runs.Manager {
+	f.runs = runs.NewManager(runs.Options{Store: f.runStore, Retention: f.runRetention, MaxRuns: f.maxRuns, Logger: log})
+	return f.runs
+}
+
+// closeRuns ends the runs still executing, as the server shuts down: their
+// work is cancelled and their records saved interrupted (or with the
+// result of work that finished anyway) before the run store closes.
+func (f *serverFlags) closeRuns(log *slog.Logger) {
+	if f.runs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), runsShutdownWait)
+	defer cancel()
+	ended, stuck := f.runs.Close(ctx)
+	switch {
+	case stuck > 0:
+		log.Warn("runs were cut by the shutdown; some did not stop in time and were saved interrupted as they stood", "ended", ended, "stuck", stuck, "waited", runsShutdownWait)
+	case ended > 0:
+		log.Info("runs were cut by the shutdown and saved", "runs", ended)
+	}
 }

@@ -55,6 +55,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		logger.Error("cannot start", "err", err)
 		return exitUsage
 	}
+	defer f.closeRuns(logger) // before the run store and the upstreams close
 	ops := srv.Len()
 	if usedDefault {
 		logger.Info("serving the embedded demo catalog (a help desk); point intentsrv at a real API with --openapi NAME=SPEC_PATH_OR_URL or --config intentsrv.yaml",

@@ -128,6 +128,7 @@ func (h *httpFlags) serveHTTP(ctx context.Context, f *serverFlags, logger *slog.
 	if err != nil {
 		return abort(err)
 	}
+	defer f.closeRuns(logger) // once the transport stopped, before the run store closes
 	if usedDefault {
 		logger.Info("serving the embedded demo catalog (a help desk); point intentsrv at a real API with --openapi NAME=SPEC_PATH_OR_URL or --config intentsrv.yaml")
 	}

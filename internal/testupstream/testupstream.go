@@ -17,7 +17,9 @@
 // (default 2s): the tests' "still starting" upstream. EnvFailFile, when set
 // and the file exists, makes "serve" fail as "fail" does: an upstream that
 // comes up only later. EnvRugPull, when set, is appended to the echo
-// tool's description: the tests' rug pull.
+// tool's description: the tests' rug pull. EnvCancelFile, when set, names
+// a file the "steps" tool appends a line to when a call of it is cancelled:
+// the tests' witness that a cancellation reached the upstream.
 package testupstream
 
 import (
@@ -34,16 +36,17 @@ import (
 
 // Environment variables the re-executed binary reads.
 const (
-	EnvMode      = "INTENTSRV_TEST_UPSTREAM"
-	EnvPIDFile   = "INTENTSRV_TEST_UPSTREAM_PIDFILE"
-	EnvSlowFile  = "INTENTSRV_TEST_UPSTREAM_SLOWFILE"
-	EnvSlowDelay = "INTENTSRV_TEST_UPSTREAM_SLOW"
-	EnvFailFile  = "INTENTSRV_TEST_UPSTREAM_FAILFILE"
-	EnvRugPull   = "INTENTSRV_TEST_UPSTREAM_RUGPULL"
+	EnvMode       = "INTENTSRV_TEST_UPSTREAM"
+	EnvPIDFile    = "INTENTSRV_TEST_UPSTREAM_PIDFILE"
+	EnvSlowFile   = "INTENTSRV_TEST_UPSTREAM_SLOWFILE"
+	EnvSlowDelay  = "INTENTSRV_TEST_UPSTREAM_SLOW"
+	EnvFailFile   = "INTENTSRV_TEST_UPSTREAM_FAILFILE"
+	EnvRugPull    = "INTENTSRV_TEST_UPSTREAM_RUGPULL"
+	EnvCancelFile = "INTENTSRV_TEST_UPSTREAM_CANCELFILE"
 )
 
 // Tools is how many tools New serves before any is added at run time.
-const Tools = 11
+const Tools = 12
 
 // PNG is the one-pixel image the "image" tool returns, base64-encoded.
 var PNG = base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n-test-image-bytes-"))
@@ -168,6 +171,14 @@ func New() *server.MCPServer {
 		return nil, ctx.Err()
 	})
 	s.AddTool(mcp.Tool{
+		Name: "steps", Description: "Work through count steps of step_ms each, reporting progress as each step starts when asked to.",
+		InputSchema: mcp.ToolInputSchema{Type: "object", Properties: map[string]any{
+			"count":   map[string]any{"type": "integer", "minimum": 1},
+			"step_ms": map[string]any{"type": "integer", "minimum": 0},
+		}},
+		Annotations: read,
+	}, steps)
+	s.AddTool(mcp.Tool{
 		Name: "grow", Description: "Add the tool named in name (tools/list_changed follows).",
 		InputSchema: mcp.ToolInputSchema{Type: "object", Properties: map[string]any{"name": map[string]any{"type": "string"}}, Required: []string{"name"}},
 		Annotations: mcp.ToolAnnotation{ReadOnlyHint: boolp(false), DestructiveHint: boolp(false)},
@@ -195,4 +206,37 @@ func New() *server.MCPServer {
 		return mcp.NewToolResultText("will add " + name), nil
 	})
 	return s
+}
+
+// steps works through its steps, sending notifications/progress as each
+// one starts when the call carries a progress token. A cancelled call appends
+// "cancelled after N steps" to EnvCancelFile, when set.
+func steps(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	count, step := r.GetInt("count", 5), time.Duration(r.GetInt("step_ms", 100))*time.Millisecond
+	var token mcp.ProgressToken
+	if r.Params.Meta != nil {
+		token = r.Params.Meta.ProgressToken
+	}
+	srv := server.ServerFromContext(ctx)
+	for i := 1; i <= count; i++ {
+		// Progress goes out as a step starts: a report sent just before
+		// the result could reach the client after it (the server queues
+		// notifications apart from responses) and be dropped there.
+		if token != nil && srv != nil {
+			_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+				"progressToken": token, "progress": i, "total": count, "message": fmt.Sprintf("working on step %d", i)})
+		}
+		select {
+		case <-ctx.Done():
+			if p := os.Getenv(EnvCancelFile); p != "" {
+				if f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+					fmt.Fprintf(f, "cancelled after %d steps\n", i-1)
+					f.Close()
+				}
+			}
+			return nil, ctx.Err()
+		case <-time.After(step):
+		}
+	}
+	return mcp.NewToolResultText(fmt.Sprintf("did %d steps", count)), nil
 }

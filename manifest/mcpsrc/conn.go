@@ -8,14 +8,18 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/intentsrv/intentsrv/manifest/sanitize"
 	"github.com/intentsrv/intentsrv/operations"
+	"github.com/intentsrv/intentsrv/runs"
 )
 
 // State is where an upstream is in its life.
@@ -53,6 +57,11 @@ type conn struct {
 	// notifications/tools/list_changed.
 	onTools func(tools []mcp.Tool)
 	now     func() time.Time
+
+	// calls maps the progress token of each call under way that asked
+	// for progress to that call's context (see call and relayProgress).
+	calls     sync.Map
+	nextToken atomic.Uint64
 
 	mu        sync.Mutex
 	client    *client.Client
@@ -220,7 +229,7 @@ func (c *conn) newClient(stderr *tail) (*client.Client, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sse %s: %w", c.srv.URL, err)
 		}
-		t = sse
+		t = sseCancelling{sse}
 	default:
 		// The standing GET stream carries tools/list_changed between calls
 		// on the protocol versions upstreams speak today (see below).
@@ -237,8 +246,11 @@ func (c *conn) newClient(stderr *tail) (*client.Client, error) {
 	//lint:ignore SA1019 deliberate: see above; revisit when upstreams speak 2026-07-28
 	cl := client.NewClient(t, client.WithLegacyProtocolOnly())
 	cl.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == mcp.MethodNotificationToolsListChanged {
+		switch n.Method {
+		case mcp.MethodNotificationToolsListChanged:
 			go c.relist(cl)
+		case string(mcp.MethodNotificationProgress):
+			c.relayProgress(n.Params.AdditionalFields)
 		}
 	})
 	// The session (and a stdio server's process) must outlive this start's
@@ -355,7 +367,16 @@ func (c *conn) call(ctx context.Context, op, tool string, args json.RawMessage) 
 			return nil, &operations.Error{Code: "invalid_params", Message: "params must be a JSON object: " + err.Error()}
 		}
 	}
-	res, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: params}})
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: params}}
+	if runs.Reporting(ctx) {
+		// A call that became a run asks the upstream for progress; what
+		// it sends is recorded on the run and reaches whoever waits on it.
+		token := "intentsrv-" + strconv.FormatUint(c.nextToken.Add(1), 10)
+		c.calls.Store(token, ctx)
+		defer c.calls.Delete(token)
+		req.Params.Meta = &mcp.Meta{ProgressToken: token}
+	}
+	res, err := cl.CallTool(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -373,6 +394,30 @@ func (c *conn) call(ctx context.Context, op, tool string, args json.RawMessage) 
 			Fix: "check the params against describe and retry"}
 	}
 	return ConvertResult(op, res)
+}
+
+// relayProgress records an upstream's notifications/progress on the run of
+// the call whose token it carries. Tokens of calls that ended, or that this
+// conn never issued, are ignored; so are notifications without a numeric
+// progress. It runs on the client's read loop and does not block: a run's
+// progress listeners never do, and its store is written at most once a
+// second.
+func (c *conn) relayProgress(fields map[string]any) {
+	token, _ := fields["progressToken"].(string)
+	if token == "" {
+		return
+	}
+	v, ok := c.calls.Load(token)
+	if !ok {
+		return
+	}
+	done, ok := fields["progress"].(float64)
+	if !ok {
+		return
+	}
+	total, _ := fields["total"].(float64)
+	message, _ := fields["message"].(string)
+	runs.Report(v.(context.Context), done, total, sanitize.Summary(message))
 }
 
 // probe pings cl after a call ran out of time; a server that does not

@@ -712,12 +712,14 @@ func (x *executor) send(ctx context.Context, op *Op, r *request) (json.RawMessag
 	}
 	req.Header = r.header
 	start := time.Now()
+	progress := newCallProgress(ctx, op)
+	progress.sent()
 	resp, err := x.client.Do(req)
 	if err != nil {
 		return nil, x.transportError(ctx, r, err)
 	}
 	defer resp.Body.Close()
-	data, err := readBody(resp.Body, resp.ContentLength, x.opts.MaxResponseBytes)
+	data, err := readBody(progress.body(resp.StatusCode, resp.ContentLength, resp.Body), resp.ContentLength, x.opts.MaxResponseBytes)
 	if err != nil {
 		return nil, x.transportError(ctx, r, err)
 	}
