@@ -247,29 +247,46 @@ func (s *Server) invalidParams(op *operations.Operation, err error) *Envelope {
 func (s *Server) guard(ctx context.Context, fn func(context.Context) (any, error)) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
+	return s.guardWithin(ctx, fn)
+}
+
+// guardWithin is guard for a ctx that already carries the call's deadline:
+// one timer per call, not one per layer.
+func (s *Server) guardWithin(ctx context.Context, fn func(context.Context) (any, error)) (any, error) {
 	type result struct {
 		v   any
 		err error
 	}
 	done := make(chan result, 1)
 	s.workers.run(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{err: &panicError{value: r}}
-			}
-		}()
-		v, err := fn(ctx)
+		v, err := recovered(ctx, fn)
 		done <- result{v, err}
 	})
 	select {
 	case r := <-done:
 		return r.v, r.err
 	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, errTimeout
-		}
-		return nil, ctx.Err()
+		return nil, doneError(ctx)
 	}
+}
+
+// recovered calls fn, turning a panic into a *panicError.
+func recovered(ctx context.Context, fn func(context.Context) (any, error)) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, &panicError{value: r}
+		}
+	}()
+	return fn(ctx)
+}
+
+// doneError is why a call whose ctx ended has no result: errTimeout past
+// its deadline, else the cancellation.
+func doneError(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return errTimeout
+	}
+	return ctx.Err()
 }
 
 type panicError struct{ value any }
@@ -308,7 +325,14 @@ func (s *Server) executeValid(ctx context.Context, op *operations.Operation, arg
 func (s *Server) complete(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
-	v, err := s.guard(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
+	v, err := s.guardWithin(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
+	return s.result(ctx, op, args, v, err)
+}
+
+// result is the envelope of op's handler having returned v and err: a
+// coded failure, or the checked and budgeted result with its next steps.
+// ctx carries the call's deadline, which bounds the budget's work.
+func (s *Server) result(ctx context.Context, op *operations.Operation, args json.RawMessage, v any, err error) *Envelope {
 	if err != nil {
 		return s.operationFailure(op, err)
 	}
@@ -327,6 +351,9 @@ func (s *Server) complete(ctx context.Context, op *operations.Operation, args js
 		return env
 	}
 	out := &Envelope{OK: true, Data: data}
+	if len(data) == len(raw) && &data[0] == &raw[0] {
+		out.setData(raw) // validated above; a cut is checked when encoded
+	}
 	if op.Deprecated {
 		out.Warnings = append(out.Warnings, op.ID+" is deprecated")
 	}

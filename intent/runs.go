@@ -105,10 +105,7 @@ func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args j
 	if w.d < 0 {
 		return s.complete(ctx, op, args)
 	}
-	run := s.runs.Start(ctx, callerOf(ctx), op.ID, func(ctx context.Context) runs.Outcome {
-		env := s.complete(ctx, op, args)
-		return runs.Outcome{Failed: !env.OK, Value: env}
-	})
+	run := s.startRun(ctx, op, args) // runstart.go
 	var env *Envelope
 	if out, done := run.Wait(ctx, w.d, progressOf(ctx)); done {
 		env = envelopeOf(op, out)

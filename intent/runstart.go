@@ -1,0 +1,60 @@
+package intent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/intentsrv/intentsrv/operations"
+	"github.com/intentsrv/intentsrv/runs"
+)
+
+// startRun starts op as a run for runOrWait to wait on. Most calls end
+// well within their wait, so the run is begun here (runs.Begin) and its
+// work handed straight to a kept handler worker, which ends it: one
+// handoff there and one back, instead of a new goroutine for the run that
+// would hand the handler to a worker in turn. The call's deadline still
+// ends the run on time when a handler ignores its context (its late
+// result is dropped), and runs.cancel still ends it at once. When the run
+// manager has no free slot, the run goes through runs.Start and waits for
+// one, pending.
+func (s *Server) startRun(ctx context.Context, op *operations.Operation, args json.RawMessage) *runs.Run {
+	run, rctx, ok := s.runs.Begin(ctx, callerOf(ctx), op.ID)
+	if !ok {
+		return s.runs.Start(ctx, callerOf(ctx), op.ID, func(ctx context.Context) runs.Outcome {
+			return outcomeOf(s.complete(ctx, op, args))
+		})
+	}
+	ctx, cancel := context.WithTimeout(rctx, s.opts.Timeout)
+	// Exactly one of the deadline (or a cancellation) and the worker ends
+	// the run: stop reports whether the deadline's function was kept from
+	// running.
+	stop := context.AfterFunc(ctx, func() {
+		run.End(outcomeOf(s.operationFailure(op, doneError(ctx))))
+	})
+	s.workers.run(func() {
+		defer cancel()
+		env := s.completeOnWorker(ctx, op, args)
+		if stop() {
+			run.End(outcomeOf(env))
+		}
+	})
+	return run
+}
+
+// completeOnWorker is complete for a call already on a handler worker,
+// under its deadline: the handler runs here, and a panic anywhere becomes
+// an internal error instead of killing the worker.
+func (s *Server) completeOnWorker(ctx context.Context, op *operations.Operation, args json.RawMessage) (env *Envelope) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("completing a call panicked", "operation", op.ID, "panic", r)
+			env = envelopeOf(op, runs.Outcome{Failed: true})
+		}
+	}()
+	v, err := recovered(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
+	return s.result(ctx, op, args, v, err)
+}
+
+func outcomeOf(env *Envelope) runs.Outcome {
+	return runs.Outcome{Failed: !env.OK, Value: env}
+}
