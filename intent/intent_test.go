@@ -475,7 +475,7 @@ func TestResultBudget(t *testing.T) {
 	// Following the step gives a page that fits, with a cursor to go on.
 	b, _ := json.Marshal(map[string]any{"action": step.Action, "params": step.Params})
 	next := call(t, s, "ask", string(b))
-	if !next.OK || next.Meta.Truncated || data(t, next)["next_cursor"] == nil {
+	if !next.OK || (next.Meta != nil && next.Meta.Truncated) || data(t, next)["next_cursor"] == nil {
 		t.Fatalf("following the step: %s", next.JSON())
 	}
 	env = call(t, s, "ask", `{"action":"faults.blob"}`)
