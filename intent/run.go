@@ -334,6 +334,9 @@ func (s *Server) complete(ctx context.Context, op *operations.Operation, args js
 // ctx carries the call's deadline, which bounds the budget's work.
 func (s *Server) result(ctx context.Context, op *operations.Operation, args json.RawMessage, v any, err error) *Envelope {
 	if err != nil {
+		if ctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+			err = doneError(ctx) // the handler gave up because the call's time did
+		}
 		return s.operationFailure(op, err)
 	}
 	raw, _ := v.(json.RawMessage)

@@ -18,22 +18,20 @@ import (
 // manager has no free slot, the run goes through runs.Start and waits for
 // one, pending.
 func (s *Server) startRun(ctx context.Context, op *operations.Operation, args json.RawMessage) *runs.Run {
-	run, rctx, ok := s.runs.Begin(ctx, callerOf(ctx), op.ID)
+	run, rctx, ok := s.runs.Begin(ctx, callerOf(ctx), op.ID, s.opts.Timeout)
 	if !ok {
 		return s.runs.Start(ctx, callerOf(ctx), op.ID, func(ctx context.Context) runs.Outcome {
 			return outcomeOf(s.complete(ctx, op, args))
 		})
 	}
-	ctx, cancel := context.WithTimeout(rctx, s.opts.Timeout)
 	// Exactly one of the deadline (or a cancellation) and the worker ends
 	// the run: stop reports whether the deadline's function was kept from
-	// running.
-	stop := context.AfterFunc(ctx, func() {
-		run.End(outcomeOf(s.operationFailure(op, doneError(ctx))))
+	// running. End releases rctx.
+	stop := context.AfterFunc(rctx, func() {
+		run.End(outcomeOf(s.operationFailure(op, doneError(rctx))))
 	})
 	s.workers.run(func() {
-		defer cancel()
-		env := s.completeOnWorker(ctx, op, args)
+		env := s.completeOnWorker(rctx, op, args)
 		if stop() {
 			run.End(outcomeOf(env))
 		}

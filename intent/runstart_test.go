@@ -3,6 +3,7 @@ package intent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -93,5 +94,27 @@ func TestLateResultIsDropped(t *testing.T) {
 	}
 	if env := call(t, s, ToolAsk, `{"action":"runs.list"}`); !env.OK {
 		t.Fatalf("server broken after a late result: %s", env.JSON())
+	}
+}
+
+// TestHandlerGivingUpIsATimeout: a handler that returns its context's
+// error once the call's time is up reports a timeout (or a cancellation),
+// whichever of it and the deadline is seen first.
+func TestHandlerGivingUpIsATimeout(t *testing.T) {
+	s, _ := newTestServer(t, Options{})
+	op, _ := s.Registry().Get("notes.get")
+	expired, cancel := context.WithTimeout(context.Background(), -time.Second)
+	defer cancel()
+	if env := s.result(expired, op, nil, nil, expired.Err()); env.Code != CodeTimeout || !strings.Contains(env.Error, "did not finish") {
+		t.Fatalf("deadline: %s", env.JSON())
+	}
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	if env := s.result(stopped, op, nil, nil, fmt.Errorf("read: %w", stopped.Err())); env.Code != CodeTimeout || !strings.Contains(env.Error, "cancelled") {
+		t.Fatalf("cancel: %s", env.JSON())
+	}
+	// While the call's time lasts, a handler's own deadline is its error.
+	if env := s.result(context.Background(), op, nil, nil, context.DeadlineExceeded); env.Code != CodeUpstreamError {
+		t.Fatalf("the handler's own deadline: %s", env.JSON())
 	}
 }

@@ -1,16 +1,21 @@
 package runs
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Begin starts a run whose work the caller executes on a goroutine of its
 // choosing, instead of the one Start launches: a caller that runs most
 // work on goroutines it keeps warm saves a goroutine and a handoff per
 // call. It returns the run, the context the work must run under (carrying
 // the run, so Report and cancellation reach the work, as under Start), and
-// ok true; the caller must then call End exactly once. When MaxActive runs
-// execute already it returns ok false and starts nothing: the caller uses
+// ok true; the caller must then call End exactly once. The context also
+// ends timeout after Begin, when timeout is positive: one context serves
+// as the run's and as the work's deadline. When MaxActive runs execute
+// already, Begin returns ok false and starts nothing: the caller uses
 // Start, whose run waits in StatePending for a slot.
-func (m *Manager) Begin(parent context.Context, principal, operation string) (r *Run, ctx context.Context, ok bool) {
+func (m *Manager) Begin(parent context.Context, principal, operation string, timeout time.Duration) (r *Run, ctx context.Context, ok bool) {
 	if m.slots != nil {
 		select {
 		case m.slots <- struct{}{}:
@@ -18,7 +23,12 @@ func (m *Manager) Begin(parent context.Context, principal, operation string) (r 
 			return nil, nil, false
 		}
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	ctx, cancel := context.WithoutCancel(parent), context.CancelFunc(nil)
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	r = &Run{
 		m: m, principal: principal, operation: operation,
 		started: m.opts.Now(), cancel: cancel, done: make(chan struct{}),

@@ -15,7 +15,7 @@ import (
 func TestBeginEndLikeStart(t *testing.T) {
 	m := runs.NewManager(runs.Options{})
 	parent, cancelParent := context.WithCancel(context.WithValue(context.Background(), ctxKey{}, "v"))
-	r, ctx, ok := m.Begin(parent, "alice", "op.mine")
+	r, ctx, ok := m.Begin(parent, "alice", "op.mine", 0)
 	if !ok {
 		t.Fatal("Begin refused with no cap")
 	}
@@ -51,7 +51,7 @@ func TestBeginEndLikeStart(t *testing.T) {
 		t.Fatalf("await = %+v, %v", final, err)
 	}
 
-	fast, _, _ := m.Begin(context.Background(), "alice", "op.fast")
+	fast, _, _ := m.Begin(context.Background(), "alice", "op.fast", 0)
 	fast.End(runs.Outcome{Value: 1})
 	if out, done := fast.Wait(context.Background(), long, nil); !done || out.Value != 1 {
 		t.Fatalf("fast outcome = %+v, %v", out, done)
@@ -65,7 +65,7 @@ func TestBeginEndLikeStart(t *testing.T) {
 // outcome after it ends the run cancelled.
 func TestBeginCancel(t *testing.T) {
 	m := runs.NewManager(runs.Options{CancelWait: long})
-	r, ctx, _ := m.Begin(context.Background(), "alice", "op.slow")
+	r, ctx, _ := m.Begin(context.Background(), "alice", "op.slow", 0)
 	rec, _, _ := r.Detach()
 	go func() {
 		<-ctx.Done()
@@ -81,11 +81,11 @@ func TestBeginCancel(t *testing.T) {
 // back, and a run Start left pending then starts.
 func TestBeginHonoursMaxActive(t *testing.T) {
 	m := runs.NewManager(runs.Options{MaxActive: 1})
-	r, _, ok := m.Begin(context.Background(), "alice", "op.a")
+	r, _, ok := m.Begin(context.Background(), "alice", "op.a", 0)
 	if !ok {
 		t.Fatal("the first Begin must get the free slot")
 	}
-	if _, _, ok := m.Begin(context.Background(), "alice", "op.b"); ok {
+	if _, _, ok := m.Begin(context.Background(), "alice", "op.b", 0); ok {
 		t.Fatal("Begin past MaxActive must refuse")
 	}
 	g := newGate("done")
@@ -102,5 +102,25 @@ func TestBeginHonoursMaxActive(t *testing.T) {
 	close(g.release)
 	if out, done := pending.Wait(context.Background(), long, nil); !done || out.Value != "done" {
 		t.Fatalf("pending run = %+v, %v", out, done)
+	}
+}
+
+// TestBeginTimeout: a positive timeout is the run context's deadline.
+func TestBeginTimeout(t *testing.T) {
+	m := runs.NewManager(runs.Options{})
+	r, ctx, _ := m.Begin(context.Background(), "alice", "op.t", 10*time.Millisecond)
+	if _, ok := ctx.Deadline(); !ok {
+		t.Fatal("no deadline")
+	}
+	<-ctx.Done()
+	if ctx.Err() != context.DeadlineExceeded {
+		t.Fatalf("err = %v", ctx.Err())
+	}
+	r.End(runs.Outcome{Failed: true})
+	if out, done := r.Wait(context.Background(), long, nil); !done || !out.Failed {
+		t.Fatalf("outcome = %+v, %v", out, done)
+	}
+	if rec := r.Record(); rec.State != runs.StateFailed {
+		t.Fatalf("a run past its deadline is failed, not %s", rec.State)
 	}
 }
