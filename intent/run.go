@@ -58,7 +58,7 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 		return env
 	}
 	out := s.executeValid(ctx, op, in.argsJSON())
-	s.routingMeta(out, res)
+	s.routingMeta(out, res, op)
 	return out
 }
 
@@ -107,21 +107,28 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 	if err := s.validate(top.ID, in.argsJSON()); err != nil {
 		env := s.invalidParams(top, err)
 		env.Error = fmt.Sprintf("the intent resolves to %s, but params do not fit it: %s", top.ID, env.Error)
-		s.routingMeta(env, res)
+		s.routingMeta(env, res, top)
 		return nil, env
 	}
 	return top, nil
 }
 
-func (s *Server) routingMeta(env *Envelope, res router.Result) {
+// routingMeta records on env that the intent was routed to op, one of
+// res's candidates (not always the first: the params may have picked
+// another), with its score and confidence, and the other candidates as
+// alternatives.
+func (s *Server) routingMeta(env *Envelope, res router.Result, op *operations.Operation) {
 	if len(res.Candidates) == 0 {
 		return
 	}
 	m := env.meta()
-	m.RoutedTo = res.Candidates[0].Op.ID
-	m.Score = round2(res.Candidates[0].Score)
-	m.Confidence = round2(res.Candidates[0].Confidence)
-	for _, c := range res.Candidates[1:] {
+	m.RoutedTo = op.ID
+	for _, c := range res.Candidates {
+		if c.Op == op {
+			m.Score = round2(c.Score)
+			m.Confidence = round2(c.Confidence)
+			continue
+		}
 		m.Alternatives = append(m.Alternatives, Alternative{ID: c.Op.ID, Score: round2(c.Score)})
 	}
 }
@@ -143,7 +150,7 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 			return env
 		}
 		out := s.preview(ctx, op, in.argsJSON(), "the intent resolved to this plan; nothing ran")
-		s.routingMeta(out, res)
+		s.routingMeta(out, res, op)
 		return out
 	}
 	op, ok := s.lookup(in.Action)
