@@ -92,6 +92,10 @@ type Envelope struct {
 	Remedy    *Remedy         `json:"remedy,omitempty"`
 	Warnings  []string        `json:"warnings,omitempty"`
 	Meta      *Meta           `json:"meta,omitempty"`
+
+	// checked is Data as the server validated and compacted it (setData):
+	// while Data is still that slice, the encoder appends it unscanned.
+	checked json.RawMessage
 }
 
 // JSON encodes the envelope compactly. Encoding cannot fail for envelopes the
@@ -100,7 +104,7 @@ type Envelope struct {
 // HTML is not escaped: the reader is a model, and "\u003c" for "<" only
 // costs tokens and clarity.
 func (e *Envelope) JSON() []byte {
-	b, err := encodeJSON(e)
+	b, err := e.appendJSON(make([]byte, 0, 192+len(e.Data)))
 	if err != nil {
 		return []byte(`{"ok":false,"error":"envelope could not be encoded","code":"internal_error"}`)
 	}
@@ -135,7 +139,11 @@ func success(v any, next ...Step) *Envelope {
 	if err != nil {
 		return failure(CodeInternalError, "result could not be encoded: "+err.Error(), nil, nil)
 	}
-	return &Envelope{OK: true, Data: raw, NextSteps: next}
+	env := &Envelope{OK: true, Data: raw, NextSteps: next}
+	if _, passed := v.(json.RawMessage); !passed {
+		env.checked = raw // encodeJSON wrote it: valid and compact
+	}
+	return env
 }
 
 // failure builds a failed envelope. Every failure carries a remedy: callers

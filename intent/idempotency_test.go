@@ -113,7 +113,7 @@ func TestIdempotencyKeyWithPlanRef(t *testing.T) {
 	}
 	for _, r := range []string{r1, ref()} {
 		env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", r, "idempotency_key", "del-7"))
-		if !env.OK || !env.Meta.Replayed {
+		if !env.OK || !replayed(env) {
 			t.Fatalf("retry: %s", env.JSON())
 		}
 	}
@@ -125,7 +125,7 @@ func TestIdempotencyKeyWithPlanRef(t *testing.T) {
 	if env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", r1, "idempotency_key", "del-7b")); env.Code != CodePlanInvalid {
 		t.Fatalf("used plan_ref under a new key: %s", env.JSON())
 	}
-	if env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", ref(), "idempotency_key", "del-7b")); !env.OK || env.Meta.Replayed {
+	if env := srv.Call(ctx, ToolAct, actJSON("tickets.delete", 7, "plan_ref", ref(), "idempotency_key", "del-7b")); !env.OK || replayed(env) {
 		t.Fatalf("the key was not freed: %s", env.JSON())
 	}
 	if ran.Load() != 2 {
@@ -269,15 +269,15 @@ func TestIdempotencyKeyInMeta(t *testing.T) {
 		return env
 	}
 	args := map[string]any{"action": "tickets.close", "params": map[string]any{"id": 3}}
-	if env := call(args, "m-1"); !env.OK || env.Meta.Replayed {
+	if env := call(args, "m-1"); !env.OK || replayed(&env) {
 		t.Fatalf("first: %+v", env)
 	}
-	if env := call(args, "m-1"); !env.OK || !env.Meta.Replayed {
+	if env := call(args, "m-1"); !env.OK || !replayed(&env) {
 		t.Fatalf("retry: %+v", env)
 	}
 	// The same key in the input is the same key.
 	args["idempotency_key"] = "m-1"
-	if env := call(args, ""); !env.OK || !env.Meta.Replayed {
+	if env := call(args, ""); !env.OK || !replayed(&env) {
 		t.Fatalf("key in the input: %+v", env)
 	}
 	if env := call(args, "m-2"); env.Code != CodeInvalidParams {
@@ -287,3 +287,7 @@ func TestIdempotencyKeyInMeta(t *testing.T) {
 		t.Fatalf("ran %d, want 1", ran.Load())
 	}
 }
+
+// replayed reports whether env is a recorded outcome replayed under its
+// idempotency key.
+func replayed(env *Envelope) bool { return env.Meta != nil && env.Meta.Replayed }

@@ -246,6 +246,22 @@ func TestAsk(t *testing.T) {
 			t.Fatalf("exact intent should run: %s", env.JSON())
 		}
 	})
+	t.Run("meta names what ran when the params picked it", func(t *testing.T) {
+		// "notes" is ambiguous (list or get); only notes.get takes an id,
+		// so the params pick it, and meta must say so.
+		env := call(t, s, "ask", `{"intent":"notes","params":{"id":3}}`)
+		if !env.OK || data(t, env)["id"] != 3.0 || env.Meta == nil || env.Meta.RoutedTo != "notes.get" {
+			t.Fatalf("want notes.get run and named: %s", env.JSON())
+		}
+		for _, a := range env.Meta.Alternatives {
+			if a.ID == "notes.get" {
+				t.Fatalf("what ran is not its own alternative: %s", env.JSON())
+			}
+		}
+		if len(env.Meta.Alternatives) == 0 || env.Meta.Alternatives[0].ID != "notes.list" {
+			t.Fatalf("the router's first choice is an alternative: %s", env.JSON())
+		}
+	})
 	t.Run("intent with nothing relevant", func(t *testing.T) {
 		env := call(t, s, "ask", `{"intent":"book me a flight to lisbon"}`)
 		if env.OK || (env.Code != CodeNoMatch && env.Code != CodeAmbiguousIntent) {
@@ -475,7 +491,7 @@ func TestResultBudget(t *testing.T) {
 	// Following the step gives a page that fits, with a cursor to go on.
 	b, _ := json.Marshal(map[string]any{"action": step.Action, "params": step.Params})
 	next := call(t, s, "ask", string(b))
-	if !next.OK || next.Meta.Truncated || data(t, next)["next_cursor"] == nil {
+	if !next.OK || (next.Meta != nil && next.Meta.Truncated) || data(t, next)["next_cursor"] == nil {
 		t.Fatalf("following the step: %s", next.JSON())
 	}
 	env = call(t, s, "ask", `{"action":"faults.blob"}`)

@@ -49,6 +49,9 @@ func NewMCPServer(s *Server, version string) *server.MCPServer {
 	// mcp-go sorts tools by name; the contract orders them find, describe,
 	// ask, act. Filters run after the sort, so one restores the order.
 	order := func(_ context.Context, tools []mcp.Tool) []mcp.Tool {
+		if len(tools) < 2 {
+			return tools // mcp-go checks each call's tool alone: nothing to order
+		}
 		out := slices.Clone(tools)
 		sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Name] < rank[out[j].Name] })
 		return out

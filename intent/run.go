@@ -58,7 +58,7 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 		return env
 	}
 	out := s.executeValid(ctx, op, in.argsJSON())
-	s.routingMeta(out, res)
+	s.routingMeta(out, res, op)
 	return out
 }
 
@@ -107,21 +107,28 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 	if err := s.validate(top.ID, in.argsJSON()); err != nil {
 		env := s.invalidParams(top, err)
 		env.Error = fmt.Sprintf("the intent resolves to %s, but params do not fit it: %s", top.ID, env.Error)
-		s.routingMeta(env, res)
+		s.routingMeta(env, res, top)
 		return nil, env
 	}
 	return top, nil
 }
 
-func (s *Server) routingMeta(env *Envelope, res router.Result) {
+// routingMeta records on env that the intent was routed to op, one of
+// res's candidates (not always the first: the params may have picked
+// another), with its score and confidence, and the other candidates as
+// alternatives.
+func (s *Server) routingMeta(env *Envelope, res router.Result, op *operations.Operation) {
 	if len(res.Candidates) == 0 {
 		return
 	}
 	m := env.meta()
-	m.RoutedTo = res.Candidates[0].Op.ID
-	m.Score = round2(res.Candidates[0].Score)
-	m.Confidence = round2(res.Candidates[0].Confidence)
-	for _, c := range res.Candidates[1:] {
+	m.RoutedTo = op.ID
+	for _, c := range res.Candidates {
+		if c.Op == op {
+			m.Score = round2(c.Score)
+			m.Confidence = round2(c.Confidence)
+			continue
+		}
 		m.Alternatives = append(m.Alternatives, Alternative{ID: c.Op.ID, Score: round2(c.Score)})
 	}
 }
@@ -143,7 +150,7 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 			return env
 		}
 		out := s.preview(ctx, op, in.argsJSON(), "the intent resolved to this plan; nothing ran")
-		s.routingMeta(out, res)
+		s.routingMeta(out, res, op)
 		return out
 	}
 	op, ok := s.lookup(in.Action)
@@ -247,29 +254,46 @@ func (s *Server) invalidParams(op *operations.Operation, err error) *Envelope {
 func (s *Server) guard(ctx context.Context, fn func(context.Context) (any, error)) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
+	return s.guardWithin(ctx, fn)
+}
+
+// guardWithin is guard for a ctx that already carries the call's deadline:
+// one timer per call, not one per layer.
+func (s *Server) guardWithin(ctx context.Context, fn func(context.Context) (any, error)) (any, error) {
 	type result struct {
 		v   any
 		err error
 	}
 	done := make(chan result, 1)
 	s.workers.run(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{err: &panicError{value: r}}
-			}
-		}()
-		v, err := fn(ctx)
+		v, err := recovered(ctx, fn)
 		done <- result{v, err}
 	})
 	select {
 	case r := <-done:
 		return r.v, r.err
 	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, errTimeout
-		}
-		return nil, ctx.Err()
+		return nil, doneError(ctx)
 	}
+}
+
+// recovered calls fn, turning a panic into a *panicError.
+func recovered(ctx context.Context, fn func(context.Context) (any, error)) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, &panicError{value: r}
+		}
+	}()
+	return fn(ctx)
+}
+
+// doneError is why a call whose ctx ended has no result: errTimeout past
+// its deadline, else the cancellation.
+func doneError(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return errTimeout
+	}
+	return ctx.Err()
 }
 
 type panicError struct{ value any }
@@ -308,8 +332,18 @@ func (s *Server) executeValid(ctx context.Context, op *operations.Operation, arg
 func (s *Server) complete(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
-	v, err := s.guard(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
+	v, err := s.guardWithin(ctx, func(ctx context.Context) (any, error) { return op.Handler(ctx, args) })
+	return s.result(ctx, op, args, v, err)
+}
+
+// result is the envelope of op's handler having returned v and err: a
+// coded failure, or the checked and budgeted result with its next steps.
+// ctx carries the call's deadline, which bounds the budget's work.
+func (s *Server) result(ctx context.Context, op *operations.Operation, args json.RawMessage, v any, err error) *Envelope {
 	if err != nil {
+		if ctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+			err = doneError(ctx) // the handler gave up because the call's time did
+		}
 		return s.operationFailure(op, err)
 	}
 	raw, _ := v.(json.RawMessage)
@@ -327,6 +361,9 @@ func (s *Server) complete(ctx context.Context, op *operations.Operation, args js
 		return env
 	}
 	out := &Envelope{OK: true, Data: data}
+	if len(data) == len(raw) && &data[0] == &raw[0] {
+		out.setData(raw) // validated above; a cut is checked when encoded
+	}
 	if op.Deprecated {
 		out.Warnings = append(out.Warnings, op.ID+" is deprecated")
 	}

@@ -105,10 +105,7 @@ func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args j
 	if w.d < 0 {
 		return s.complete(ctx, op, args)
 	}
-	run, err := s.runs.TryStart(ctx, callerOf(ctx), op.ID, func(ctx context.Context) runs.Outcome {
-		env := s.complete(ctx, op, args)
-		return runs.Outcome{Failed: !env.OK, Value: env}
-	})
+	run, err := s.startRun(ctx, op, args) // runstart.go
 	if err != nil {
 		return runsFull(op, err)
 	}

@@ -277,7 +277,8 @@ func TestCancelThroughAsk(t *testing.T) {
 		s, so := newSlowServer(t, Options{Wait: time.Millisecond})
 		id := runID(t, call(t, s, ToolAsk, `{"action":"slow.crawl","params":{"pages":1,"site":"f"}}`))
 		close(so.release)
-		askRuns(t, ctx, s, "runs.await", id, "")
+		// The server's own wait is 1 ms: wait for the end explicitly.
+		askRuns(t, ctx, s, "runs.await", id, `,"wait_seconds":60`)
 		c := askRuns(t, ctx, s, "runs.cancel", id, "")
 		if d := data(t, c); !c.OK || d["state"] != "succeeded" || !strings.Contains(d["note"].(string), "nothing was cancelled") {
 			t.Fatalf("cancel of a finished run = %s", c.JSON())

@@ -64,6 +64,12 @@ const (
 	DefaultWait            = 20 * time.Second
 )
 
+// ElapsedShownFrom is the shortest call whose envelope states its time
+// (meta.elapsed_ms). A faster call's time tells an agent nothing it can
+// act on, yet the field cost every answer about 25 bytes twice over (text
+// and structured content) and ten tokens of the agent's context.
+const ElapsedShownFrom = 100 * time.Millisecond
+
 // Options configure a Server. The zero value is the safe default: read-only,
 // 8,000-token results, 30-second calls.
 type Options struct {
@@ -313,7 +319,9 @@ func (s *Server) Do(ctx context.Context, tool string, in Input) (env *Envelope) 
 			env = failure(CodeInternalError, "the server hit an internal error; the call did not complete", nil,
 				&Remedy{Tool: ToolDescribe, Fix: "retry once; if it persists, report it with the action and params"})
 		}
-		env.meta().ElapsedMS = float64(s.opts.Now().Sub(start).Microseconds()) / 1000
+		if took := s.opts.Now().Sub(start); took >= ElapsedShownFrom {
+			env.meta().ElapsedMS = float64(took.Microseconds()) / 1000
+		}
 		env = s.finish(env)
 	}()
 	if in.Action == "describe" && tool != ToolDescribe {
