@@ -23,6 +23,10 @@ const (
 	// runMargin is the relative lead over the runner-up, (s1-s2)/s1, that
 	// the top candidate needs for DecisionRun.
 	runMargin = 0.30
+	// runProbability is the least probability, under the re-ranker's
+	// weights (the softmax of its pool, the quantity they were fitted
+	// to), that a leader must have to run.
+	runProbability = 0.9
 	// marginRef is the margin at which the margin no longer lowers the
 	// confidence.
 	marginRef = 0.35
@@ -55,6 +59,13 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 			if len(hits) > 1 {
 				margin = float64((hits[0].s - hits[1].s) / hits[0].s)
 			}
+			// A leader the first pass also put first is as far ahead
+			// as the nearer of the two passes says: how sure the
+			// re-ranker's weights are of their order is not evidence
+			// the words gave.
+			if len(first) > 1 && first[0].d == h.d {
+				margin = min(margin, float64((first[0].s-first[1].s)/first[0].s))
+			}
 			conf = cov * (0.6 + 0.4*math.Min(1, margin/marginRef))
 		}
 		if i > 0 {
@@ -83,9 +94,10 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		// for is hidden by the filter, and the reads left do something
 		// else. The reads stay as "closest"; Result.Verb says why.
 		res.Decision = DecisionNoMatch
-	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d && r.runAgrees(groups, qverb, hits[0].d):
-		// Confident, clearly ahead, the same leader on both passes, and
-		// doing what the verb asks.
+	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d && r.runAgrees(groups, qverb, hits[0].d) && (sc.leadProb < 0 || sc.leadProb >= runProbability):
+		// Confident, clearly ahead, the same leader on both passes,
+		// doing what the verb asks, and, when the re-ranker ordered the
+		// candidates, likely under its weights.
 		res.Decision = DecisionRun
 	default:
 		res.Decision = DecisionChoose

@@ -158,6 +158,10 @@ type scratch struct {
 	divRest  []hit
 	prune    pruning
 	reranked []hit // the re-ranker's copy of the ranking
+	// leadProb is the re-ranker's probability that its first candidate is
+	// the one meant (the softmax of its pool, the quantity its weights
+	// were fitted to), or -1 when it did not re-rank.
+	leadProb float32
 }
 
 type hit struct {
@@ -201,6 +205,7 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		}
 	}()
 	groups, qverb, hits, first, total := r.retrieve(intent, f, limit, sc)
+	sc.leadProb = -1
 	if !r.severalRequests(intent, sc) {
 		hits = r.rerank(groups, qverb, hits, total, sc)
 	}
