@@ -89,7 +89,7 @@ func TestEnvelopeCheckedData(t *testing.T) {
 
 func FuzzEnvelopeJSON(f *testing.F) {
 	f.Add(true, []byte(`{"a":1}`), "err", "code", "tool", "act", "why", "fix", "warn", "routed", "run", 1.5, 0.25, 3.0, false, true)
-	f.Add(false, []byte(" [1, 2 ,\n3]"), "<&>", "\u2028", "\x00", "é", "", "", "\xff", "", "", 1e-7, -0.0, 1e22, true, false)
+	f.Add(false, []byte(" [1, 2 ,\n3]"), "<&>", "\u2028", "\x00", "é", "", "", "\xff", "", "", 1e-7, math.Copysign(0, -1), 1e22, true, false)
 	f.Add(true, []byte(`{"a":`), "", "", "", "", "", "", "", "", "", math.Inf(1), math.NaN(), 0.0, false, false)
 	f.Fuzz(func(t *testing.T, ok bool, data []byte, errMsg, code, tool, action, why, fix, warning, routed, runID string, score, confidence, elapsed float64, truncated, viaSetData bool) {
 		e := &Envelope{OK: ok, Error: errMsg, Code: Code(code)}
