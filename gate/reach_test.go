@@ -139,3 +139,66 @@ func TestReachabilityIsDeterministicAcrossCores(t *testing.T) {
 		t.Errorf("path report differs: %+v vs %+v", pr1, pr4)
 	}
 }
+
+// An unreachable operation fails the gate however many cores check the
+// catalog: in a generated catalog of several hundred operations, a read
+// whose schema does not compile (registered deferred, as a cache would)
+// fails ask, and writes whose preview fails fail act, wherever they sit
+// among the workers' shares; every other operation passes.
+func TestUnreachableFoundOnEveryCore(t *testing.T) {
+	ops := synth.Operations(600, 1)
+	broken := map[string]string{} // id → the check that must fail
+	for i := range ops {
+		op := &ops[i]
+		switch {
+		case i%97 == 5 && op.Kind.IsWrite():
+			// No required params, so the probe's {} gets to the preview.
+			op.Input = json.RawMessage(`{"type":"object"}`)
+			op.Preview = func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("preview backend down") }
+			broken[op.ID] = CheckAct
+		case i%131 == 7 && !op.Kind.IsWrite():
+			op.Input = json.RawMessage(`{"type":"object","properties":{"x":{"type":"no such type"}}}`)
+			broken[op.ID] = CheckAsk
+		}
+	}
+	if len(broken) < 6 {
+		t.Fatalf("only %d operations broken; the test needs several", len(broken))
+	}
+	reg := operations.NewRegistry()
+	if err := reg.RegisterAll(ops, operations.RegisterOptions{DeferCompile: true}); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := intent.New(reg, intent.Options{Writes: intent.WritesConfirm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, procs := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("GOMAXPROCS=%d", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			r, err := Run(t.Context(), srv, Budgets{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Passed() {
+				t.Fatal("the gate passed a catalog with unreachable operations")
+			}
+			got := map[string]string{}
+			for _, u := range r.Unreachable {
+				got[u.ID] = u.Check
+			}
+			for id, check := range broken {
+				if got[id] != check {
+					t.Errorf("%s: unreachable by %q, want %q", id, got[id], check)
+				}
+			}
+			for id, check := range got {
+				if broken[id] == "" {
+					t.Errorf("%s reported unreachable by %s, but nothing is wrong with it", id, check)
+				}
+			}
+			if n := len(r.Breaches); n != len(broken) {
+				t.Errorf("%d breaches, want one per broken operation (%d): %v", n, len(broken), r.Breaches)
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -110,6 +112,9 @@ func (s *Server) info(op *operations.Operation) *opInfo {
 			}
 			sort.Strings(inf.paging)
 		}
+		// capSchema shares what it does not change with schema, and
+		// budgetSchema may clip descriptions in place: schema is this
+		// call's own decoding, read above and not after.
 		inf.input, inf.elided, inf.defs = budgetSchema(capSchema(schema, inputSchemaDepth, true).(map[string]any), descriptorBudgetBytes)
 		if bytes.Equal(inf.input, op.Input) {
 			// Nothing was capped or cut: share the operation's bytes rather
@@ -148,17 +153,37 @@ var pagingParams = map[string]bool{
 // capSchema drops keys that only cost tokens ($schema, $id, at the root)
 // and cuts the schema at depth levels of nesting, leaving a marker where it
 // cut. $defs stay hoisted at the root and restart their own depth budget.
+//
+// It copies only what it changes: the result shares every unchanged part
+// with v, and is v itself when nothing is dropped or cut (most schemas: at
+// 100,000 operations full copies were a third of what describing every
+// operation allocated). A caller that modifies the result must own v.
 func capSchema(v any, depth int, root bool) any {
+	out, _ := capSchemaChanged(v, depth, root)
+	return out
+}
+
+// capSchemaChanged is capSchema, also reporting whether anything changed.
+func capSchemaChanged(v any, depth int, root bool) (any, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		if arr, ok := v.([]any); ok {
-			out := make([]any, len(arr))
-			for i, x := range arr {
-				out[i] = capSchema(x, depth, false)
-			}
-			return out
+		arr, ok := v.([]any)
+		if !ok {
+			return v, false
 		}
-		return v
+		var out []any
+		for i, x := range arr {
+			if nx, changed := capSchemaChanged(x, depth, false); changed {
+				if out == nil {
+					out = slices.Clone(arr)
+				}
+				out[i] = nx
+			}
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
 	}
 	if depth <= 0 {
 		cut := map[string]any{"x-cut": "deeper structure omitted; pass any value of the declared type"}
@@ -167,35 +192,56 @@ func capSchema(v any, depth int, root bool) any {
 				cut[k] = x
 			}
 		}
-		return cut
+		return cut, true
 	}
-	out := make(map[string]any, len(m))
+	var out map[string]any // a copy of m, made at the first change
+	set := func(k string, x any, drop bool) {
+		if out == nil {
+			out = maps.Clone(m)
+		}
+		if drop {
+			delete(out, k)
+		} else {
+			out[k] = x
+		}
+	}
 	for k, x := range m {
 		switch k {
 		case "$schema", "$id":
 			if root {
-				continue
+				set(k, nil, true)
 			}
 		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
-			if props, ok := x.(map[string]any); ok {
-				next := depth - 1
-				if k == "$defs" || k == "definitions" {
-					next = depth // hoisted definitions restart their own depth budget
-				}
-				pm := make(map[string]any, len(props))
-				for pk, pv := range props {
-					pm[pk] = capSchema(pv, next, false)
-				}
-				out[k] = pm
+			props, ok := x.(map[string]any)
+			if !ok {
 				continue
 			}
+			next := depth - 1
+			if k == "$defs" || k == "definitions" {
+				next = depth // hoisted definitions restart their own depth budget
+			}
+			var pm map[string]any
+			for pk, pv := range props {
+				if npv, changed := capSchemaChanged(pv, next, false); changed {
+					if pm == nil {
+						pm = maps.Clone(props)
+					}
+					pm[pk] = npv
+				}
+			}
+			if pm != nil {
+				set(k, pm, false)
+			}
 		case "items", "additionalProperties", "not", "if", "then", "else", "contains", "allOf", "anyOf", "oneOf", "prefixItems":
-			out[k] = capSchema(x, depth-1, false)
-			continue
+			if nx, changed := capSchemaChanged(x, depth-1, false); changed {
+				set(k, nx, false)
+			}
 		}
-		out[k] = x
 	}
-	return out
+	if out == nil {
+		return v, false
+	}
+	return out, true
 }
 
 // shapeOf reduces an output schema to the shape of the value it describes:

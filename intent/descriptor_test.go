@@ -162,3 +162,62 @@ func TestDescriptorSharesUncutInput(t *testing.T) {
 		t.Error("the descriptor keeps a copy of an input schema it did not change")
 	}
 }
+
+// capSchema drops a root $schema and $id, cuts at the depth cap (nested
+// $defs restarting it), copies only what it changes, and never modifies
+// the schema it is given.
+func TestCapSchema(t *testing.T) {
+	// nest wraps leaf in n levels of {"type":"object","properties":{"a":...}}.
+	nest := func(n int, leaf string) string {
+		s := leaf
+		for range n {
+			s = `{"type":"object","properties":{"a":` + s + `}}`
+		}
+		return s
+	}
+	const cut = `{"type":"string","x-cut":"deeper structure omitted; pass any value of the declared type"}`
+	tests := []struct {
+		name, in, want string
+	}{
+		{"nothing to cut", `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`, ""},
+		{"root $schema and $id", `{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"x","type":"object"}`, `{"type":"object"}`},
+		{"nested $id stays", `{"type":"object","properties":{"a":{"$id":"a","type":"string"}}}`, ""},
+		{"just within the cap", nest(inputSchemaDepth-1, `{"type":"string"}`), ""},
+		{"past the cap", nest(inputSchemaDepth, `{"type":"string"}`), nest(inputSchemaDepth, cut)},
+		{"past the cap in items", `{"type":"object","properties":{"l":{"type":"array","items":` + nest(inputSchemaDepth-2, `{"type":"string"}`) + `}}}`,
+			`{"type":"object","properties":{"l":{"type":"array","items":` + nest(inputSchemaDepth-2, cut) + `}}}`},
+		{"past the cap in anyOf", `{"anyOf":[{"type":"null"},` + nest(inputSchemaDepth-1, `{"type":"string"}`) + `]}`,
+			`{"anyOf":[{"type":"null"},` + nest(inputSchemaDepth-1, cut) + `]}`},
+		{"$defs restart the cap", `{"$defs":{"d":` + nest(inputSchemaDepth-1, `{"type":"string"}`) + `},"type":"object"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v any
+			if err := json.Unmarshal([]byte(tt.in), &v); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := json.Marshal(v)
+			got, _ := json.Marshal(capSchema(v, inputSchemaDepth, true))
+			want := tt.want
+			if want == "" {
+				want = tt.in
+			}
+			var wantV any
+			if err := json.Unmarshal([]byte(want), &wantV); err != nil {
+				t.Fatal(err)
+			}
+			wantB, _ := json.Marshal(wantV)
+			if string(got) != string(wantB) {
+				t.Errorf("capSchema =\n%s\nwant\n%s", got, wantB)
+			}
+			if after, _ := json.Marshal(v); string(after) != string(before) {
+				t.Errorf("capSchema modified its input:\n%s\nwas\n%s", after, before)
+			}
+			if tt.want == "" {
+				if n := testing.AllocsPerRun(10, func() { capSchema(v, inputSchemaDepth, true) }); n != 0 {
+					t.Errorf("capSchema allocated %v times for a schema it leaves as it is", n)
+				}
+			}
+		})
+	}
+}

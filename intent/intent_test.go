@@ -320,6 +320,40 @@ func TestAllowDeny(t *testing.T) {
 	}
 }
 
+// find shows only what the policies let through, whether the router is
+// given the policy predicate or, when the policies hide nothing, none; the
+// predicate is left out only then.
+func TestFindFiltersByPolicy(t *testing.T) {
+	for _, opts := range []Options{
+		{Writes: WritesAllow},
+		{Writes: WritesConfirm},
+		{},
+		{Writes: WritesAllow, Deny: []string{"notes.*"}},
+		{Writes: WritesAllow, Allow: []string{"notes.*"}},
+	} {
+		s, _ := newTestServer(t, opts)
+		hidesNothing := opts.Writes != "" && opts.Writes != WritesDeny && len(opts.Allow)+len(opts.Deny) == 0
+		if got := s.policyFilter() == nil; got != hidesNothing {
+			t.Errorf("%+v: policy predicate left out = %v, want %v", opts, got, hidesNothing)
+		}
+		for _, q := range []string{"notes", "create a note", "delete", "ping", "hang"} {
+			env := call(t, s, "find", `{"intent":"`+q+`","params":{"limit":25}}`)
+			var d struct {
+				Candidates []struct{ ID string } `json:"candidates"`
+			}
+			if err := json.Unmarshal(env.Data, &d); err != nil {
+				t.Fatalf("%+v %q: %s", opts, q, env.JSON())
+			}
+			for _, c := range d.Candidates {
+				op, ok := s.Registry().Get(c.ID)
+				if !ok || !s.Visible(op) {
+					t.Errorf("%+v: find %q shows %s, which the policies hide", opts, q, c.ID)
+				}
+			}
+		}
+	}
+}
+
 func TestActPlans(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	clock := func() time.Time { return now }

@@ -3,6 +3,8 @@ package operations
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 )
 
@@ -64,6 +66,55 @@ func TestIdenticalBadSchemasFailEach(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no registration error names %s: %v", id, err)
+		}
+	}
+}
+
+// Under a limit the registry keeps at most that many compiled schemas,
+// also while registering and validating from many goroutines, and every
+// operation still validates by its own schema, compiling it again when it
+// was let go. Without a limit it keeps every one.
+func TestLimitCompiledSchemas(t *testing.T) {
+	const n, limit = 60, 7
+	schema := func(i int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"integer"}},"required":["p%d"]}`, i, i))
+	}
+	var ops []Operation
+	for i := range n {
+		ops = append(ops, Operation{ID: fmt.Sprintf("s.op%d", i), Handler: echo, Input: schema(i)})
+	}
+	for _, deferred := range []bool{false, true} {
+		r := NewRegistry()
+		r.LimitCompiledSchemas(limit)
+		if err := r.RegisterAll(ops, RegisterOptions{DeferCompile: deferred}); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Go(func() {
+				for k := range 3 * n {
+					i := (k + w*13) % n
+					if err := r.Validate(fmt.Sprintf("s.op%d", i), json.RawMessage(fmt.Sprintf(`{"p%d":1}`, i))); err != nil {
+						t.Errorf("deferred=%v: op%d refused its own params: %v", deferred, i, err)
+					}
+					if err := r.Validate(fmt.Sprintf("s.op%d", i), json.RawMessage(`{"other":1}`)); err == nil {
+						t.Errorf("deferred=%v: op%d accepted params without its required one", deferred, i)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if kept := len(r.schemas.m); kept > limit {
+			t.Errorf("deferred=%v: %d compiled schemas kept, limit %d", deferred, kept, limit)
+		}
+		r.LimitCompiledSchemas(0)
+		for i := range n {
+			if err := r.Validate(fmt.Sprintf("s.op%d", i), json.RawMessage(fmt.Sprintf(`{"p%d":1}`, i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if kept := len(r.schemas.m); kept != n {
+			t.Errorf("deferred=%v: without a limit %d of %d compiled schemas kept", deferred, kept, n)
 		}
 	}
 }
