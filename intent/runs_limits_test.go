@@ -29,8 +29,10 @@ func TestMaxRunsRefusesWithAWayForward(t *testing.T) {
 	if c := askRuns(t, ctx, s, "runs.cancel", first, ""); !c.OK {
 		t.Fatalf("runs.cancel while full = %s", c.JSON())
 	}
-	// The cancel waits for the run to stop, so its slot is free.
-	if env := call(t, s, ToolAsk, `{"action":"fast.echo","params":{"pages":1,"site":"x"}}`); !env.OK || string(env.Data) != `{"site":"x","pages":1}` {
+	// The cancel waits for the run to stop, so its slot is free. The call
+	// waits longer than the server's 1 ms: under the race detector on a
+	// loaded machine even fast.echo can take that long.
+	if env := call(t, s, ToolAsk, `{"action":"fast.echo","params":{"pages":1,"site":"x","_wait":30}}`); !env.OK || string(env.Data) != `{"site":"x","pages":1}` {
 		t.Fatalf("after the run ended = %s", env.JSON())
 	}
 }
