@@ -120,10 +120,11 @@
 //     confidence. The first rerankPool candidates of a one-request query
 //     are re-scored on features the lexical score does not see (verb and
 //     method agreement, one item or a collection by the path, path shape,
-//     coverage, where words matched): a linear term plus eight tanh units,
-//     learned by Learn with ListNet's objective on pools routed with
-//     vectors that did not see their APIs, each provider weighed by one
-//     over the square root of its queries. The re-ranker orders its pool
+//     coverage, where words matched), learned by Learn with ListNet's
+//     objective on pools routed with vectors that did not see their APIs,
+//     each provider weighed by one over the square root of its queries
+//     (Learn can add tanh units; the shipped weights are linear, see
+//     BENCHMARKS.md). The re-ranker orders its pool
 //     only, and a run also needs its probability for the leader (the
 //     softmax of the pool) to reach runProbability.
 //   - Questions about state ("is issue 5 open", "did the build fail")

@@ -136,7 +136,7 @@ func quantised(v *vecfile.Vectors) (*vecfile.Vectors, error) {
 
 // defaultHidden is the re-ranker's hidden layer as shipped: chosen with
 // -validate-hidden on the held-out half of the tune split (BENCHMARKS.md).
-const defaultHidden = 8
+const defaultHidden = 0
 
 // rankerOptions are the ranker stage's choices.
 type rankerOptions struct {
