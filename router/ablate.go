@@ -15,6 +15,7 @@ var Ablations = []string{
 	"clauses", "names", "feedback", "diversify", "services", "repeats",
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
+	"run-gate",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -107,6 +108,9 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("semantic") {
 			o.noSemantic = true
+		}
+		if on("run-gate") {
+			o.noRunGate = true
 		}
 	}
 }

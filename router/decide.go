@@ -63,7 +63,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 			// as the nearer of the two passes says: how sure the
 			// re-ranker's weights are of their order is not evidence
 			// the words gave.
-			if len(first) > 1 && first[0].d == h.d {
+			if len(first) > 1 && first[0].d == h.d && !r.opts.noRunGate {
 				margin = min(margin, float64((first[0].s-first[1].s)/first[0].s))
 			}
 			conf = cov * (0.6 + 0.4*math.Min(1, margin/marginRef))
@@ -94,7 +94,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		// for is hidden by the filter, and the reads left do something
 		// else. The reads stay as "closest"; Result.Verb says why.
 		res.Decision = DecisionNoMatch
-	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d && r.runAgrees(groups, qverb, hits[0].d) && (sc.leadProb < 0 || sc.leadProb >= runProbability):
+	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d && r.runAgrees(groups, qverb, hits[0].d) && (sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate):
 		// Confident, clearly ahead, the same leader on both passes,
 		// doing what the verb asks, and, when the re-ranker ordered the
 		// candidates, likely under its weights.

@@ -35,7 +35,10 @@ type Options struct {
 	// ablation switches, for the evaluation of the method itself.
 	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams bool
 	noClauses, noNames, noFeedback, noSemantic, noRerank         bool
-	tune                                                         *tuning
+	// noRunGate: a run needs neither the re-ranker's probability nor the
+	// nearer margin of the two passes (decide.go).
+	noRunGate bool
+	tune      *tuning
 	// vectors replaces the embedded word vectors (CollectPools' routers).
 	vectors *vecfile.Vectors
 }
