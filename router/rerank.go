@@ -336,25 +336,21 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 		z[i] = r.weights.score(&x) / r.weights.w[featLogScore]
 		zmax = max(zmax, z[i])
 	}
-	// The leader's probability under the weights: softmax of the pool in
-	// the units the weights were fitted in.
+	// The best re-scored candidate keeps the leader's score; the others
+	// are placed under it by their distance in z (bounded, so that a far
+	// candidate keeps a positive score and none tie by rounding). The
+	// leader's probability under the weights is the softmax of the pool
+	// in the units the weights were fitted in.
+	floor := last
 	var sum float64
 	for i := range hits[:n] {
 		if hits[i].s > 0 {
 			sum += math.Exp(float64((z[i] - zmax) * r.weights.w[featLogScore]))
-		}
-	}
-	sc.leadProb = float32(1 / sum)
-	// The best re-scored candidate keeps the leader's score; the others
-	// are placed under it by their distance in z (bounded, so that a far
-	// candidate keeps a positive score and none tie by rounding).
-	floor := last
-	for i := range hits[:n] {
-		if hits[i].s > 0 {
 			hits[i].s = top * float32(math.Exp(float64(max(-30, z[i]-zmax))))
 			floor = min(floor, hits[i].s)
 		}
 	}
+	sc.leadProb = float32(1 / sum)
 	// The weights order the pool, never a candidate they did not see:
 	// the rest of the ranking is scaled to stay under the pool's lowest.
 	if n < len(hits) && last > 0 && floor < last {

@@ -85,10 +85,7 @@ func BenchmarkBoltDiskPerRun(b *testing.B) {
 	ctx := context.Background()
 	for _, size := range []int{0, 1024} {
 		b.Run(fmt.Sprintf("result=%dB", size), func(b *testing.B) {
-			var result json.RawMessage
-			if size > 0 {
-				result = json.RawMessage(`"` + strings.Repeat("x", size-2) + `"`)
-			}
+			result := benchResult(size)
 			const n = 10000
 			for b.Loop() {
 				path := filepath.Join(b.TempDir(), "runs.db")
@@ -116,10 +113,7 @@ func BenchmarkRedisMemoryPerRun(b *testing.B) {
 	ctx := context.Background()
 	for _, size := range []int{0, 1024} {
 		b.Run(fmt.Sprintf("result=%dB", size), func(b *testing.B) {
-			var result json.RawMessage
-			if size > 0 {
-				result = json.RawMessage(`"` + strings.Repeat("x", size-2) + `"`)
-			}
+			result := benchResult(size)
 			const n = 10000
 			for b.Loop() {
 				srv := redistest.Start(b)
@@ -161,4 +155,12 @@ func usedMemory(b *testing.B, srv *redistest.Server) int64 {
 	}
 	b.Fatal("INFO memory has no used_memory")
 	return 0
+}
+
+// benchResult is a JSON string result of size bytes, or none for 0.
+func benchResult(size int) json.RawMessage {
+	if size == 0 {
+		return nil
+	}
+	return json.RawMessage(`"` + strings.Repeat("x", size-2) + `"`)
 }
