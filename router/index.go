@@ -132,6 +132,7 @@ type index struct {
 	// isRes marks, per term, the words that are some operation's resource.
 	idTerms, sumTerms, itemTerms, resTerms, pathTerms termLists
 	scope                                             []int8
+	paths                                             []pathShape // per operation, its HTTP path's shape (the re-ranker's features)
 	isRes                                             []bool
 	maxIDF                                            float32 // idf of a term seen in no document
 	noStem                                            bool
@@ -640,6 +641,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 		l.start = make([]uint32, n+1)
 	}
 	ix.scope = make([]int8, n)
+	ix.paths = make([]pathShape, n)
 	parallel(cs, func(c, lo, hi int) {
 		remap := remaps[c]
 		df := make([]uint32, nt)
@@ -666,6 +668,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 			wbuf = splitBytesBuf(id, wbuf, ids.add)
 			wbuf = splitBytesBuf(resourceSegment(ops[d].ID), wbuf, res.add)
 			if h := ops[d].HTTP; h != nil {
+				ix.paths[d] = shapeOfPath(h.Path)
 				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, res.add)
 				for seg := range strings.SplitSeq(h.Path, "/") {
 					if !strings.HasPrefix(seg, "{") && !strings.HasPrefix(seg, ":") {

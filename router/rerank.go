@@ -210,18 +210,9 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 		}
 	}
 	if op.HTTP != nil {
-		depth, params := 0, 0
-		for _, seg := range strings.Split(op.HTTP.Path, "/") {
-			switch {
-			case seg == "":
-			case strings.HasPrefix(seg, "{"):
-				params++
-			default:
-				depth++
-			}
-		}
-		x[featPathDepth] = float32(depth) / 8
-		x[featPathParams] = float32(params) / 4
+		ps := ix.paths[d]
+		x[featPathDepth] = float32(ps.depth) / 8
+		x[featPathParams] = float32(ps.params) / 4
 	}
 	x[featCoverage] = contentCoverage(groups, sc.mask[d])
 	fm := sc.fields[d]
@@ -247,6 +238,24 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 		x[featPathUnsaid] = unsaid / all
 	}
 	return x
+}
+
+// pathShape counts an HTTP path's segments: literal ones (depth) and
+// parameters ("{id}"), each saturating at 255.
+type pathShape struct{ depth, params uint8 }
+
+func shapeOfPath(path string) pathShape {
+	var ps pathShape
+	for seg := range strings.SplitSeq(path, "/") {
+		switch {
+		case seg == "":
+		case strings.HasPrefix(seg, "{"):
+			ps.params += min(1, 255-ps.params)
+		default:
+			ps.depth += min(1, 255-ps.depth)
+		}
+	}
+	return ps
 }
 
 // fieldCoverage returns the idf-weighted shares of the query's content
