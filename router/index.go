@@ -2,6 +2,7 @@ package router
 
 import (
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -782,8 +783,10 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 	}
 	ix.ns = buildPostings(nsTerms, nsLens, nsDF, weights, tu)
 	ix.nsUnits = len(nsTerms)
+	ix.ns.buildDense(ix.nsUnits, heavyLimit(ix.nsUnits))
 	ix.post = buildPostings(docTerms, lens, df, weights, tu)
 	ix.post.buildMax()
+	ix.post.buildDense(n, heavyLimit(n))
 	ix.buildForward(n)
 	ix.buildServices(ops)
 	if !opts.noFuzzy {
@@ -916,6 +919,59 @@ type postings struct {
 	val    []float32 // BM25F contribution of the term to the unit, idf included
 	fields []uint16  // bit set of fields the term occurs in
 	max    []float32 // per term, its largest val
+	// Heavy terms (see heavyLimit) also have a rank bitmap, so that a
+	// restricted scan (see accumulator.scan) looks each touched unit up
+	// in constant time instead of walking a long posting list: dense[t]
+	// is the first of term t's words in bits and ranks, or -1; bit u of
+	// its words is set when unit u is in the list, and ranks[w] counts
+	// the units before word w, so a unit's posting is at start[t] +
+	// ranks[w] + the set bits under it in its word.
+	dense []int32
+	bits  []uint64
+	ranks []uint32
+}
+
+// denseOf is term t's first word in bits and ranks, or -1 when it has
+// no rank bitmap.
+func (p *postings) denseOf(t uint32) int {
+	if int(t) >= len(p.dense) {
+		return -1
+	}
+	return int(p.dense[t])
+}
+
+// buildDense gives the terms of more than heavy postings, among units
+// units, their rank bitmaps.
+func (p *postings) buildDense(units int, heavy uint32) {
+	nt := len(p.start) - 1
+	p.dense = make([]int32, nt)
+	nw := (units + 63) / 64
+	n := 0
+	for t := range nt {
+		p.dense[t] = -1
+		if p.start[t+1]-p.start[t] > heavy {
+			n++
+		}
+	}
+	p.bits = make([]uint64, n*nw)
+	p.ranks = make([]uint32, n*nw)
+	o := 0
+	for t := range nt {
+		if p.start[t+1]-p.start[t] <= heavy {
+			continue
+		}
+		p.dense[t] = int32(o)
+		words, ranks := p.bits[o:o+nw], p.ranks[o:o+nw]
+		for _, u := range p.doc[p.start[t]:p.start[t+1]] {
+			words[u>>6] |= 1 << (u & 63)
+		}
+		var before uint32
+		for w, x := range words {
+			ranks[w] = before
+			before += uint32(bits.OnesCount64(x))
+		}
+		o += nw
+	}
 }
 
 // buildMax fills max.

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"math/bits"
 	"slices"
 )
 
@@ -477,6 +478,25 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 		}
 		lo, hi := p.start[v.t], p.start[v.t+1]
 		docs, vals := p.doc[lo:hi], p.val[lo:hi]
+		if o := p.denseOf(v.t); restrict && o >= 0 && len(a.touched) < len(docs) {
+			// Look each touched unit up in the term's rank bitmap.
+			words, ranks := p.bits[o:], p.ranks[o:]
+			for _, d := range a.touched {
+				if mask[d]&bit != 0 {
+					continue
+				}
+				w, b := words[d>>6], uint64(1)<<(d&63)
+				if w&b == 0 {
+					continue
+				}
+				i := ranks[d>>6] + uint32(bits.OnesCount64(w&(b-1)))
+				if fields != nil {
+					fields[d] |= p.fields[lo+i]
+				}
+				gt = keepBest(best, gt, d, vals[i]*v.w)
+			}
+			continue
+		}
 		if restrict && len(a.touched)*binarySearchFactor < len(docs) {
 			// Few candidates: binary-search each one.
 			for _, d := range a.touched {
