@@ -940,6 +940,21 @@ func (p *postings) denseOf(t uint32) int {
 	return int(p.dense[t])
 }
 
+// find returns where unit u's posting of term t is, in constant time for a
+// term with a rank bitmap and by binary search otherwise.
+func (p *postings) find(t, u uint32) (int, bool) {
+	lo, hi := p.start[t], p.start[t+1]
+	if o := p.denseOf(t); o >= 0 {
+		w, b := p.bits[o+int(u>>6)], uint64(1)<<(u&63)
+		if w&b == 0 {
+			return 0, false
+		}
+		return int(lo + p.ranks[o+int(u>>6)] + uint32(bits.OnesCount64(w&(b-1)))), true
+	}
+	i, ok := slices.BinarySearch(p.doc[lo:hi], u)
+	return int(lo) + i, ok
+}
+
 // buildDense gives the terms of more than heavy postings, among units
 // units, their rank bitmaps.
 func (p *postings) buildDense(units int, heavy uint32) {

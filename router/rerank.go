@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -279,9 +278,8 @@ func (r *Router) fieldCoverage(groups []group, d uint32, mask uint64) (address, 
 		}
 		var fm uint16
 		for _, v := range g.variants {
-			lo, hi := p.start[v.t], p.start[v.t+1]
-			if i, ok := slices.BinarySearch(p.doc[lo:hi], d); ok {
-				fm |= p.fields[int(lo)+i]
+			if i, ok := p.find(v.t, d); ok {
+				fm |= p.fields[i]
 			}
 		}
 		if fm&addressFields != 0 {
