@@ -15,7 +15,7 @@ var Ablations = []string{
 	"clauses", "names", "feedback", "diversify", "services", "repeats",
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
-	"run-gate",
+	"run-gate", "slugs",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -108,6 +108,9 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("semantic") {
 			o.noSemantic = true
+		}
+		if on("slugs") {
+			tu.slugBoost = 0
 		}
 		if on("run-gate") {
 			o.noRunGate = true

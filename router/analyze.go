@@ -36,6 +36,7 @@ var selfWords = map[string]bool{"me": true, "my": true, "mine": true, "myself": 
 func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verbClass) {
 	ix := r.idx
 	sc.items = itemNouns(intent, sc.items[:0])
+	sc.slug = r.tu.slugBoost > 0 && hasSlug(intent, func(w string) bool { _, ok := ix.stemTerm(w); return ok })
 	if r.tu.values {
 		intent = maskValues(intent)
 	}

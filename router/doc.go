@@ -62,6 +62,10 @@
 //     plural is a list. Operations on that item or collection of that
 //     resource (scopeNoun: a path ending in its parameter, or a GET of
 //     its plural; get or list without HTTP) gain itemBoost.
+//   - Values that fit a path: an owner/name pair ("golang/go",
+//     "acme/web-app"; hasSlug) fits a path with two parameters in a row
+//     ("/repos/{owner}/{repo}"), and such operations gain slugBoost over
+//     siblings whose paths take one ("/gists/{gist_id}").
 //   - Capitalised words inside a sentence that the catalog does not know
 //     ("Marcus", "Bluefin") are values: not spell-corrected and not
 //     counted in coverage (properNames).

@@ -72,7 +72,7 @@ type tuning struct {
 	prfDocs, prfTerms, prfMinGroups                                         int
 	diversity, coveredDecay, qtf, clause, svc                               float32
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs bool
-	derive, itemBoost, neighbours                                           float32
+	derive, itemBoost, neighbours, slugBoost                                float32
 }
 
 func defaultTuning() tuning {
@@ -81,7 +81,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 

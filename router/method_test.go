@@ -286,3 +286,41 @@ func TestZeroWeightsDoNotCrash(t *testing.T) {
 		r.Search(q, Filter{}, 10)
 	}
 }
+
+// TestSlugChoosesTheOwnerAndNamePath: an owner/name pair in the query
+// ("golang/go") fits a path with two parameters in a row
+// ("/user/starred/{owner}/{repo}"), not a sibling's with one
+// ("/gists/{gist_id}/star"); without the pair, or with the switch off, the
+// sibling whose id the query says in full keeps the lead.
+func TestSlugChoosesTheOwnerAndNamePath(t *testing.T) {
+	del := func(id, summary, path string) *operations.Operation {
+		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Summary: summary, Kind: operations.KindDestructive,
+			HTTP: &operations.HTTPBinding{Method: "DELETE", Path: path}}
+	}
+	ops := []*operations.Operation{
+		del("gh.gists.unstar", "Unstar a gist", "/gists/{gist_id}/star"),
+		del("gh.activity.unstar_repo_for_authenticated_user", "Unstar a repository for the authenticated user", "/user/starred/{owner}/{repo}"),
+		del("gh.gists.delete", "Delete a gist", "/gists/{gist_id}"),
+		del("gh.repos.delete", "Delete a repository", "/repos/{owner}/{repo}"),
+		readOp("gh.gists.get", "Get a gist", "/gists/{gist_id}"),
+		readOp("gh.repos.get", "Get a repository", "/repos/{owner}/{repo}"),
+		readOp("gh.users.get_by_username", "Get a user", "/users/{username}"),
+	}
+	first := func(r *Router, q string) string {
+		res := r.Search(q, Filter{}, 3)
+		if len(res.Candidates) == 0 {
+			return ""
+		}
+		return res.Candidates[0].Op.ID
+	}
+	r := New(ops, Options{})
+	if got := first(r, "unstar golang/go"); got != "gh.activity.unstar_repo_for_authenticated_user" {
+		t.Errorf("unstar golang/go: %s first, want the repository's unstar", got)
+	}
+	if got := first(r, "unstar it"); got != "gh.gists.unstar" {
+		t.Errorf("unstar it: %s first, want gh.gists.unstar (no pair, no preference)", got)
+	}
+	if got := first(New(ops, Options{Ablate: []string{"slugs"}}), "unstar golang/go"); got != "gh.gists.unstar" {
+		t.Errorf("slugs switched off: %s first; the test no longer shows what the pair does", got)
+	}
+}

@@ -241,18 +241,27 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 
 // pathShape counts an HTTP path's segments: literal ones (depth) and
 // parameters ("{id}"), each saturating at 255.
-type pathShape struct{ depth, params uint8 }
+// pair is set when two parameters follow each other ("/{owner}/{repo}").
+type pathShape struct {
+	depth, params uint8
+	pair          bool
+}
 
 func shapeOfPath(path string) pathShape {
 	var ps pathShape
+	prevParam := false
 	for seg := range strings.SplitSeq(path, "/") {
 		switch {
 		case seg == "":
 		case strings.HasPrefix(seg, "{"):
 			ps.params += min(1, 255-ps.params)
+			ps.pair = ps.pair || prevParam
+			prevParam = true
+			continue
 		default:
 			ps.depth += min(1, 255-ps.depth)
 		}
+		prevParam = false
 	}
 	return ps
 }

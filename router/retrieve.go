@@ -58,7 +58,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 			qres.add(t)
 		}
 	}
-	b := booster{r: r, groups: groups, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss}
+	b := booster{r: r, groups: groups, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss, slug: sc.slug}
 	if len(qres.terms) == 0 {
 		b.miss = 0
 	}
@@ -76,6 +76,9 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	hiBoost := (1 + r.tu.vboost) * (1 + r.tu.idBoost) * (1 + r.tu.sumBoost) * (1 + r.tu.itemBoost)
 	if len(sc.services) > 0 {
 		hiBoost *= 1 + r.tu.svc
+	}
+	if sc.slug {
+		hiBoost *= 1 + r.tu.slugBoost
 	}
 	kth := r.kthAllowed(touched, acc, f, limit, sc)
 	lead, h := sc.lead[:0], sc.kth[:0]
@@ -130,6 +133,7 @@ type booster struct {
 	qres     *termSet // the resources it names
 	services []int32  // the services it names
 	miss     float32  // resourceMiss, or 0 when the query names no resource
+	slug     bool     // the query gives an owner/name pair
 }
 
 // boost returns operation d's score s with the boosts applied: the verb
@@ -151,6 +155,9 @@ func (b *booster) boost(d uint32, s float32) float32 {
 		s *= 1 + ib
 	}
 	s *= b.serviceFactor(d)
+	if b.slug && ix.paths[d].pair {
+		s *= 1 + r.tu.slugBoost
+	}
 	if sb := r.tu.sumBoost; sb > 0 {
 		if ts := ix.sumTerms.of(d); len(ts) > 0 {
 			c := float32(b.qterms.count(ts)) / float32(len(ts))
@@ -196,6 +203,9 @@ func (b *booster) bound(d uint32) float32 {
 	m := b.verbFactor(d) * b.serviceFactor(d) * (1 + max(r.tu.idBoost, 0)) * (1 + max(r.tu.sumBoost, 0))
 	if r.idx.scope[d] != scopeNone {
 		m *= 1 + max(r.tu.itemBoost, 0)
+	}
+	if b.slug && r.idx.paths[d].pair {
+		m *= 1 + r.tu.slugBoost
 	}
 	return m
 }

@@ -66,6 +66,11 @@ const (
 	// one item ("GET /issues/{issue_number}", tickets.get) of a resource the
 	// query names with an identifier ("issue 1347", "commit 6dcb09b").
 	itemBoost = 0.3
+	// slugBoost multiplies by 1 + slugBoost (doubles) the score of an operation
+	// whose HTTP path has two parameters in a row ("/{owner}/{repo}") when
+	// the query gives a two-part name ("golang/go", "acme/web-app"): the
+	// value fits that path and not a sibling's ("/gists/{gist_id}").
+	slugBoost = 1.0
 	// agentNounWeight scales a catalog's agent noun reached from a query
 	// word ("contributed" → contributor; see addAgentNouns).
 	agentNounWeight = 0.7
@@ -153,6 +158,7 @@ type scratch struct {
 	fb     []variant // feedback word candidates
 	div    []hit     // diversified ranking
 	items  []string  // words followed by an identifier (itemNouns)
+	slug   bool      // the query gives an owner/name pair (hasSlug)
 	// services the query names (see namedServices)
 	services []int32
 	divRest  []hit

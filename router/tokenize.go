@@ -381,6 +381,58 @@ func isIdentifier(t string) bool {
 	return isNumber(t) || isCode(t)
 }
 
+// hasSlug reports whether q gives a two-part name, owner and name
+// ("golang/go", "acme/web-app"): a token of two parts joined by one slash,
+// of letters, digits, '-', '_' and '.', that is not a pair of words the
+// catalog knows ("input/output", "read/write": known reports whether it
+// knows a part) unless a part has a character no word has.
+func hasSlug(q string, known func(string) bool) bool {
+	if !strings.Contains(q, "/") {
+		return false
+	}
+	for tok := range strings.FieldsSeq(q) {
+		tok = trimPunct(strings.Trim(tok, "'\"`("))
+		i := strings.IndexByte(tok, '/')
+		if i <= 0 || i == len(tok)-1 || strings.Count(tok, "/") != 1 || allPartsCapitalised(tok, '/') {
+			continue
+		}
+		plain := true // every part is letters only
+		ok := true
+		for k := 0; k < len(tok); k++ {
+			switch c := tok[k]; {
+			case c == '/':
+			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			case c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.':
+				plain = false
+			default:
+				ok = false
+			}
+		}
+		if !ok || isFileName(tok[i+1:]) {
+			continue // "src/main.go" is a path in a repository, not one
+		}
+		if !plain || !known(strings.ToLower(tok[:i])) || !known(strings.ToLower(tok[i+1:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// isFileName reports whether name ends in an extension of one to four
+// letters ("main.go", "index.md").
+func isFileName(name string) bool {
+	j := strings.LastIndexByte(name, '.')
+	if j <= 0 || len(name)-j-1 < 1 || len(name)-j-1 > 4 {
+		return false
+	}
+	for _, c := range name[j+1:] {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
 // itemNouns appends to out the words of q, lower-cased, that are followed
 // by an identifier ("issue 1347", "commit 6dcb09b", "PR #12"): the request
 // is about one item of that resource.

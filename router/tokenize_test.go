@@ -110,3 +110,25 @@ func TestMaskValues(t *testing.T) {
 		}
 	}
 }
+
+func TestHasSlug(t *testing.T) {
+	known := func(w string) bool { return w == "input" || w == "output" || w == "go" || w == "read" || w == "write" }
+	for q, want := range map[string]bool{
+		"unstar golang/go":                   true,  // a part the catalog does not know
+		"fork octocat/spoon-knife":           true,  // a hyphen: a name, not a word
+		"star 'acme/web_app2'.":              true,  // quoted, punctuated
+		"map input/output of the job":        false, // two words the catalog knows
+		"grant read/write access":            false,
+		"read the file src/main.go":          false, // a file in a repository
+		"open https://example.com/hook":      false, // a URL
+		"CI/CD pipelines":                    false, // capitalised parts are a name
+		"a/b/c":                              false, // a path, not an owner and a name
+		"list repositories of the org":       false,
+		"unstar the repository golang / go":  false,
+		"update docs/index.md on golang/go.": true,
+	} {
+		if got := hasSlug(q, known); got != want {
+			t.Errorf("hasSlug(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
