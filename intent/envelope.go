@@ -56,20 +56,19 @@ type Remedy struct {
 	Fix    string `json:"fix"`
 }
 
-// Alternative is a runner-up candidate reported in Meta.
-type Alternative struct {
-	ID    string  `json:"id"`
-	Score float64 `json:"score"`
-}
-
 // Meta carries routing, timing and truncation facts about a call.
 type Meta struct {
-	RoutedTo     string        `json:"routed_to,omitempty"`
-	Score        float64       `json:"score,omitempty"`
-	Confidence   float64       `json:"confidence,omitempty"`
-	Alternatives []Alternative `json:"alternatives,omitempty"`
-	ElapsedMS    float64       `json:"elapsed_ms,omitempty"`
-	Truncated    bool          `json:"truncated,omitempty"`
+	RoutedTo   string  `json:"routed_to,omitempty"`
+	Score      float64 `json:"score,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	// Alternatives are the ids of the router's other candidates, best
+	// first: what to call instead when the routed operation was not the
+	// one meant. Their scores are left out (the routed operation's
+	// confidence is the calibrated figure, and every alternative costs an
+	// agent's context tokens on every call); find shows the full ranking.
+	Alternatives []string `json:"alternatives,omitempty"`
+	ElapsedMS    float64  `json:"elapsed_ms,omitempty"`
+	Truncated    bool     `json:"truncated,omitempty"`
 	// RunID names the run an envelope reports on: set on run handles and
 	// on results returned by runs.await.
 	RunID string `json:"run_id,omitempty"`

@@ -135,13 +135,7 @@ func (m *Meta) appendJSON(b []byte) ([]byte, error) {
 			} else {
 				b = append(b, '[')
 			}
-			b = append(b, `{"id":`...)
-			b = appendString(b, a.ID)
-			b = append(b, `,"score":`...)
-			if b, err = appendFloat(b, a.Score); err != nil {
-				return nil, err
-			}
-			b = append(b, '}')
+			b = appendString(b, a)
 		}
 		b = append(b, ']')
 	}

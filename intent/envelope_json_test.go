@@ -36,7 +36,7 @@ func TestEnvelopeJSONMatchesEncodingJSON(t *testing.T) {
 			NextSteps: []Step{{Tool: "ask", Action: "notes.list", Params: map[string]any{"cursor": "c2", "limit": 5}, Why: "next page"}, {Tool: "act", PlanRef: "p.r", Why: "confirm"}},
 			Remedy:    &Remedy{Tool: "describe", Action: "notes.get", Fix: "read the schema"},
 			Warnings:  []string{"cut", "é ünïcode … \u2028 line sep", "tab\there\x01"},
-			Meta: &Meta{RoutedTo: "notes.get", Score: 60.07, Confidence: 1, Alternatives: []Alternative{{ID: "notes.list", Score: 5.86}, {ID: "z", Score: 0}},
+			Meta: &Meta{RoutedTo: "notes.get", Score: 60.07, Confidence: 1, Alternatives: []string{"notes.list", "z"},
 				ElapsedMS: 0.155, Truncated: true, RunID: "run_x", Replayed: true},
 		}
 	}
@@ -55,9 +55,8 @@ func TestEnvelopeJSONMatchesEncodingJSON(t *testing.T) {
 		"data string":       {OK: true, Data: json.RawMessage(`"<a> \u2028"`)},
 		"tiny float":        {Meta: &Meta{Score: 1e-7, Confidence: -2.5e-9}},
 		"huge float":        {Meta: &Meta{Score: 1e21, ElapsedMS: 123456789012.5}},
-		"negative zero":     {Meta: &Meta{Score: math.Copysign(0, -1), Alternatives: []Alternative{{ID: "a", Score: math.Copysign(0, -1)}}}},
+		"negative zero":     {Meta: &Meta{Score: math.Copysign(0, -1), Alternatives: []string{"a"}}},
 		"NaN":               {Meta: &Meta{Score: math.NaN()}},
-		"Inf alternative":   {Meta: &Meta{Alternatives: []Alternative{{ID: "a", Score: math.Inf(1)}}}},
 		"bad utf8":          {Error: "a\xffb", Warnings: []string{"\xc3"}},
 		"details NaN":       {Details: map[string]any{"x": math.NaN()}},
 		"params chan":       {NextSteps: []Step{{Tool: "ask", Params: map[string]any{"c": make(chan int)}}}},
@@ -110,7 +109,7 @@ func FuzzEnvelopeJSON(f *testing.F) {
 		}
 		if routed != "" || runID != "" || score != 0 || truncated {
 			e.Meta = &Meta{RoutedTo: routed, Score: score, Confidence: confidence, ElapsedMS: elapsed, Truncated: truncated, RunID: runID, Replayed: !ok,
-				Alternatives: []Alternative{{ID: routed, Score: confidence}}}
+				Alternatives: []string{routed}}
 		}
 		sameEncoding(t, e)
 	})

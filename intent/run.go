@@ -129,7 +129,7 @@ func (s *Server) routingMeta(env *Envelope, res router.Result, op *operations.Op
 			m.Confidence = round2(c.Confidence)
 			continue
 		}
-		m.Alternatives = append(m.Alternatives, Alternative{ID: c.Op.ID, Score: round2(c.Score)})
+		m.Alternatives = append(m.Alternatives, c.Op.ID)
 	}
 }
 
