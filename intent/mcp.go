@@ -36,11 +36,28 @@ func (s *Server) MCPTools() []mcp.Tool {
 	return out
 }
 
+// MCPOption configures NewMCPServer.
+type MCPOption func(*mcpConfig)
+
+type mcpConfig struct{ tasks bool }
+
+// WithMCPTasks makes NewMCPServer advertise MCP Tasks (protocol
+// 2025-11-25): the tasks capability (list, cancel, task-augmented
+// tools/call) and execution.taskSupport "optional" on ask and act. The
+// server must then be served behind a TaskRPC, which answers every task
+// request before mcp-go sees it; mcp-go's own task handling (an in-memory
+// map, handlers cancelled once the task is created) is never reached.
+func WithMCPTasks() MCPOption { return func(c *mcpConfig) { c.tasks = true } }
+
 // NewMCPServer returns an mcp-go server that lists the intent tools and
 // answers tools/call with the envelope as structuredContent plus a compact
 // text copy, isError exactly when the envelope is not ok. version is
 // reported in serverInfo.
-func NewMCPServer(s *Server, version string) *server.MCPServer {
+func NewMCPServer(s *Server, version string, opts ...MCPOption) *server.MCPServer {
+	var cfg mcpConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	defs := s.Tools()
 	rank := make(map[string]int, len(defs))
 	for i, d := range defs {
@@ -56,14 +73,21 @@ func NewMCPServer(s *Server, version string) *server.MCPServer {
 		sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Name] < rank[out[j].Name] })
 		return out
 	}
-	ms := server.NewMCPServer(ServerName, version,
+	sopts := []server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithToolFilter(order),
 		server.WithRecovery(),
 		server.WithInstructions(s.instructions()),
-	)
+	}
+	if cfg.tasks {
+		sopts = append(sopts, server.WithTaskCapabilities(true, true, true))
+	}
+	ms := server.NewMCPServer(ServerName, version, sopts...)
 	for i, t := range s.MCPTools() {
 		verb := defs[i].Verb
+		if cfg.tasks && taskVerb(verb) {
+			t.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}
+		}
 		ms.AddTool(t, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			raw := req.Params.RawArguments
 			if len(raw) == 0 && req.Params.Arguments != nil {
@@ -75,7 +99,11 @@ func NewMCPServer(s *Server, version string) *server.MCPServer {
 					ctx = context.WithValue(ctx, metaIdempotencyKey{}, key)
 				}
 			}
-			return ToolResult(s.Call(ctx, verb, raw)), nil
+			env := s.Call(ctx, verb, raw)
+			if task := taskCallOf(ctx); task != nil {
+				task.env = env
+			}
+			return ToolResult(env), nil
 		})
 	}
 	return ms

@@ -105,9 +105,17 @@ func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args j
 	if w.d < 0 {
 		return s.complete(ctx, op, args)
 	}
-	run, err := s.startRun(ctx, op, args) // runstart.go
+	// A task-augmented MCP call (taskrpc.go) hands its run over at once.
+	task := taskCallOf(ctx)
+	run, err := s.startRun(ctx, op, args, task != nil) // runstart.go
 	if err != nil {
 		return runsFull(op, err)
+	}
+	if task != nil {
+		// The task is the run: it is handed over at once, whatever the wait.
+		rec := run.Record()
+		task.rec, task.handed = rec, true
+		return s.runStatus(rec, op.ID+" runs on the server as MCP task "+rec.ID+"; its result is kept "+s.retentionPhrase()+" after it ends")
 	}
 	var env *Envelope
 	if out, done := run.Wait(ctx, w.d, progressOf(ctx)); done {

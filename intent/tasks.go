@@ -7,14 +7,12 @@ package intent
 // those four requests from the runs, with the runs' principal isolation,
 // durability and sharing across replicas.
 //
-// It is not wired to mcp-go, and the listing does not advertise tasks:
-// mcp-go v1.2.1 answers the four requests itself, from its own in-memory
-// task map (not pluggable, so not durable nor shared, and in stateless
-// HTTP mode one map for every principal), and runs a task-augmented call's
-// handler on the request's context, which ends as soon as the task is
-// created (TestMCPGoTaskHandlerContextEnds). When mcp-go lets a server
-// answer tasks itself, a transport calls these methods and nothing else
-// changes. See README, "MCP Tasks".
+// TaskRPC (taskrpc.go) puts these methods on the wire, in front of
+// mcp-go, which implements tasks too but from an in-memory map of its own
+// (not durable nor shared, and in stateless HTTP one map for every
+// principal) and runs a task-augmented call's handler on the request's
+// context, which ends as soon as the task is created
+// (TestMCPGoTaskHandlerContextEnds). See README, "MCP Tasks".
 
 import (
 	"context"

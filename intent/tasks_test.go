@@ -96,11 +96,13 @@ func TestTaskStatus(t *testing.T) {
 	}
 }
 
-// TestMCPGoTaskHandlerContextEnds pins why Tasks is not wired to mcp-go:
+// TestMCPGoTaskHandlerContextEnds pins why TaskRPC answers task requests
+// in front of mcp-go instead of leaving them to mcp-go's own task support:
 // in v1.2.1, a task-augmented tools/call runs the tool's handler on a
 // context derived from the request's, which mcp-go cancels as soon as it
 // has answered with the task, so a handler that honours its context stops
-// at once. When this test fails, mcp-go changed: revisit wiring tasks.
+// at once (and mcp-go's tasks live in its own in-memory map). When this
+// test fails, mcp-go changed: revisit whether TaskRPC is still needed.
 func TestMCPGoTaskHandlerContextEnds(t *testing.T) {
 	ms := server.NewMCPServer("probe", "1", server.WithTaskCapabilities(true, true, true))
 	ended := make(chan bool, 1)
@@ -122,6 +124,6 @@ func TestMCPGoTaskHandlerContextEnds(t *testing.T) {
 		t.Fatalf("a task-augmented call did not create a task: %s", b)
 	}
 	if !<-ended {
-		t.Fatal("mcp-go now keeps a task's handler context alive after creating the task: revisit wiring intent.Tasks (README, MCP Tasks)")
+		t.Fatal("mcp-go now keeps a task's handler context alive after creating the task: revisit whether intent.TaskRPC is still needed (README, MCP Tasks)")
 	}
 }
