@@ -90,6 +90,9 @@ func (t *TaskRPC) Handle(ctx context.Context, msg []byte) (resp mcp.JSONRPCMessa
 	if len(msg) == 0 || msg[0] != '{' {
 		return nil, false // batches and garbage are mcp-go's to answer
 	}
+	if !bytes.Contains(msg, []byte("task")) {
+		return nil, false // every task request names a task method or field: most messages are passed on unparsed
+	}
 	var req struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`

@@ -62,13 +62,20 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			"operations", ops)
 	}
 	logger.Info("intentsrv serving MCP on stdio", "version", ServerVersion(), "operations", ops, "tools", len(srv.Tools()), "writes", srv.Options().Writes)
-	ms := intent.NewMCPServer(srv, ServerVersion())
+	// MCP Tasks are answered from the runs by TaskRPC before mcp-go sees
+	// them; the caller is the local operator, as for every stdio call.
+	ms := intent.NewMCPServer(srv, ServerVersion(), intent.WithMCPTasks())
+	tasks := intent.NewTaskRPC(srv, ms)
 	prefix := srv.Options().ToolPrefix
 	stdio := mcpstdio.New(ms, mcpstdio.Options{
 		MaxMessageBytes: *maxMessage,
 		Quick:           func(tool string) bool { return tool == prefix+intent.ToolFind || tool == prefix+intent.ToolDescribe },
 		CallWorkers:     *callWorkers,
 		Busy:            busyResult,
+		Intercept: func(ctx context.Context, msg []byte) (any, bool) {
+			return tasks.Handle(ctx, msg)
+		},
+		Blocking: intent.TaskMethodBlocks,
 		// Answer every accepted request before the session ends, even when
 		// the client closes stdin right after writing (bounded by the call
 		// timeout).

@@ -20,6 +20,10 @@
 //     and earlier) and refused with -32600 otherwise; a request other
 //     than ping before initialize gets -32600; a request the client
 //     cancels (notifications/cancelled) is not answered.
+//   - A server may answer some requests itself before mcp-go sees them
+//     (Options.Intercept), and name methods that block until something
+//     else ends (Options.Blocking, e.g. MCP's tasks/result): those are
+//     served each on its own goroutine, bounded apart from both lanes.
 //   - When the input ends, the answers still in flight are written before
 //     Serve returns, within Options.Grace.
 //
@@ -88,6 +92,17 @@ type Options struct {
 	// Busy builds the result of a tool call refused because the call
 	// queue is full. Nil means a JSON-RPC error (-32000).
 	Busy func(tool string) *mcp.CallToolResult
+	// Intercept, when set, may answer a request before mcp-go sees it (a
+	// server that answers MCP task requests itself, intent.TaskRPC):
+	// handled false hands the message to mcp-go. It runs on the request's
+	// lane, under the request's context.
+	Intercept func(ctx context.Context, msg []byte) (resp any, handled bool)
+	// Blocking reports whether a request of method may block until
+	// something else ends (MCP's tasks/result waits for its task). Such a
+	// request is served on its own goroutine, at most CallQueue at once
+	// (one more is answered busy), so it holds neither a call worker nor
+	// the quick lane. Nil means no method blocks.
+	Blocking func(method string) bool
 	// Grace bounds how long, once the input ends, Serve waits for answers
 	// still in flight before it cancels their requests. Zero means
 	// DefaultGrace.
@@ -100,7 +115,7 @@ type Options struct {
 type Stats struct {
 	Requests  int64 // requests accepted for serving (initialize excluded)
 	Oversize  int64 // messages refused for their length
-	Busy      int64 // tool calls refused because the call queue was full
+	Busy      int64 // tool calls refused because the call queue was full, and blocking requests beyond theirs
 	Cancelled int64 // requests cancelled by the client and left unanswered
 	Invalid   int64 // messages answered -32700 or -32600 by the transport
 }
@@ -121,6 +136,7 @@ type Transport struct {
 	inflight map[string]*call // requests accepted and not finished, by idKey
 
 	quick       chan struct{}  // semaphore of the quick lane
+	blocking    chan struct{}  // semaphore of the requests that may block (Options.Blocking)
 	calls       chan *call     // the slow lane's queue
 	queuedBytes atomic.Int64   // length of the messages in calls
 	pending     sync.WaitGroup // requests accepted and not finished
@@ -169,6 +185,9 @@ func New(ms *server.MCPServer, opts Options) *Transport {
 	if opts.Quick == nil {
 		opts.Quick = func(string) bool { return false }
 	}
+	if opts.Blocking == nil {
+		opts.Blocking = func(string) bool { return false }
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -183,6 +202,7 @@ func New(ms *server.MCPServer, opts Options) *Transport {
 		},
 		inflight: map[string]*call{},
 		quick:    make(chan struct{}, opts.QuickWorkers),
+		blocking: make(chan struct{}, opts.CallQueue),
 		calls:    make(chan *call, opts.CallQueue),
 	}
 }
@@ -363,6 +383,19 @@ func (t *Transport) request(ctx context.Context, msg []byte, id any, method stri
 		}
 		return
 	}
+	if t.opts.Blocking(method) {
+		select {
+		case t.blocking <- struct{}{}:
+			go func() {
+				defer func() { <-t.blocking }()
+				t.run(c)
+			}()
+		default:
+			t.busy.Add(1)
+			t.finish(c, errorResponse(id, codeServerBusy, fmt.Sprintf("server busy: %d %s requests are already waiting; retry when some have answered", t.opts.CallQueue, method), nil))
+		}
+		return
+	}
 	select {
 	case t.quick <- struct{}{}:
 		go func() {
@@ -454,6 +487,11 @@ func (t *Transport) handleMessage(ctx context.Context, id any, msg []byte) (resp
 			}
 		}
 	}()
+	if t.opts.Intercept != nil && id != nil {
+		if m, ok := t.opts.Intercept(ctx, msg); ok {
+			return m
+		}
+	}
 	if m := t.ms.HandleMessage(ctx, msg); m != nil {
 		return m
 	}

@@ -588,3 +588,61 @@ func FuzzTransport(f *testing.F) {
 		}
 	})
 }
+
+// An intercepted request is answered by Intercept, not mcp-go; requests
+// whose method blocks are served on their own, so more of them than there
+// are quick workers or call workers leave both lanes free; past CallQueue
+// of them, one more is answered busy.
+func TestInterceptAndBlockingRequests(t *testing.T) {
+	release := make(chan struct{})
+	waiting := make(chan struct{}, 16)
+	intercept := func(ctx context.Context, msg []byte) (any, bool) {
+		var m struct {
+			ID     any    `json:"id"`
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(msg, &m)
+		if m.Method != "wait/forever" {
+			return nil, false
+		}
+		waiting <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return mcp.NewJSONRPCResultResponse(mcp.NewRequestId(m.ID), map[string]string{"waited": "yes"}), true
+	}
+	s := start(t, newServer(nil), Options{
+		Quick: func(tool string) bool { return tool == "quick" }, QuickWorkers: 1, CallWorkers: 1, CallQueue: 2,
+		Intercept: intercept, Blocking: func(method string) bool { return method == "wait/forever" },
+	})
+	s.initialize("2025-06-18")
+	s.send(`{"jsonrpc":"2.0","id":"w1","method":"wait/forever"}`, `{"jsonrpc":"2.0","id":"w2","method":"wait/forever"}`)
+	for range 2 {
+		select {
+		case <-waiting:
+		case <-time.After(hangGuard):
+			t.Fatal("the second blocking request was not served while the first blocked")
+		}
+	}
+	s.send(`{"jsonrpc":"2.0","id":"w3","method":"wait/forever"}`)
+	if r := s.next(); r.ID != "w3" || r.Error == nil || r.Error.Code != codeServerBusy {
+		t.Fatalf("a blocking request past the queue = %s", r.raw)
+	}
+	s.send(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`, toolCall("q", "quick", ""), toolCall("e", "echo", "x"))
+	got := map[any]bool{}
+	for len(got) < 3 {
+		r := s.next()
+		if r.Error != nil || r.ID == "w1" || r.ID == "w2" {
+			t.Fatalf("while two requests block: %s", r.raw)
+		}
+		got[r.ID] = true
+	}
+	close(release)
+	for range 2 {
+		if r := s.next(); !strings.Contains(string(r.Result), `"waited":"yes"`) {
+			t.Fatalf("an intercepted request = %s", r.raw)
+		}
+	}
+	s.close()
+}
