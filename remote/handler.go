@@ -13,6 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/intentsrv/intentsrv/intent"
 )
 
@@ -62,7 +65,57 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		s.notReady(w)
 		return
 	}
+	if r.Method == http.MethodPost && s.serveTask(w, r, b) {
+		return
+	}
 	b.streamable.ServeHTTP(w, r)
+}
+
+// serveTask answers an MCP task request (intent.TaskRPC) posted to /mcp,
+// behind the same guards as every MCP request and as the key's principal,
+// and reports whether it did; anything else is left to mcp-go. With
+// sessions, a request whose session id is missing or not this
+// principal's is left to mcp-go too, which refuses it as it refuses any.
+// A tasks/result waiting for its task ends when shutdown begins (the
+// task runs on; the client asks again, of any replica).
+func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, b *backend) bool {
+	if r.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(r.Body) // already read into memory by guard
+	if err != nil {
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !s.cfg.Stateless {
+		id := r.Header.Get(server.HeaderKeySessionID)
+		if id == "" {
+			return false
+		}
+		if _, err := s.sessions.ResolveSessionIdManager(r).Validate(id); err != nil {
+			return false
+		}
+	}
+	ctx := r.Context()
+	if bytes.Contains(body, []byte(mcp.MethodTasksResult)) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(s.stopWaits, cancel)
+		defer stop()
+	}
+	resp, handled := b.tasks.Handle(ctx, body)
+	if !handled {
+		return false
+	}
+	out, err := json.Marshal(resp)
+	if err != nil {
+		writeRefusal(w, http.StatusInternalServerError, intent.CodeInternalError, "could not encode the answer: "+err.Error(), "report it")
+		return true
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(append(out, '\n'))
+	return true
 }
 
 func (s *Server) notReady(w http.ResponseWriter) {

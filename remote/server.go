@@ -96,12 +96,18 @@ type Server struct {
 
 	backend  atomic.Pointer[backend]
 	draining atomic.Bool
+	// stopWaits ends the requests that wait for a task (tasks/result) when
+	// shutdown begins, so they do not hold it; their tasks run on.
+	stopWaits       context.Context
+	cancelStopWaits context.CancelFunc
 }
 
-// backend is what SetIntent builds: the intent server and its MCP handler.
+// backend is what SetIntent builds: the intent server, its MCP handler,
+// and the TaskRPC that answers MCP task requests in front of it.
 type backend struct {
 	intent     *intent.Server
 	streamable *server.StreamableHTTPServer
+	tasks      *intent.TaskRPC
 }
 
 // New validates cfg and returns a Server. It opens the audit log, if any;
@@ -135,6 +141,7 @@ func New(cfg Config) (*Server, error) {
 		limits:   newLimiter(cfg.RatePerSecond, cfg.Burst, cfg.MaxConcurrentCalls),
 		sessions: newSessions(),
 	}
+	s.stopWaits, s.cancelStopWaits = context.WithCancel(context.Background())
 	if cfg.AuditLog != "" {
 		a, err := openAuditLog(cfg.AuditLog)
 		if err != nil {
@@ -149,8 +156,9 @@ func New(cfg Config) (*Server, error) {
 // A later call swaps in a rebuilt intent server and ends the MCP sessions
 // of the one it replaces.
 func (s *Server) SetIntent(srv *intent.Server) {
-	ms := intent.NewMCPServer(srv, s.cfg.Version)
+	ms := intent.NewMCPServer(srv, s.cfg.Version, intent.WithMCPTasks())
 	ms.Use(s.toolGuard(srv.Options().ToolPrefix + intent.ToolAct))
+	tasks := intent.NewTaskRPC(srv, ms) // task-augmented calls go through ms, and so through toolGuard
 	opts := []server.StreamableHTTPOption{
 		server.WithStreamableHTTPLogger(s.log),
 		// The origin policy of this package replaces mcp-go's loopback
@@ -162,7 +170,7 @@ func (s *Server) SetIntent(srv *intent.Server) {
 	} else {
 		opts = append(opts, server.WithSessionIdManagerResolver(s.sessions), server.WithSessionIdleTTL(DefaultSessionIdleTTL))
 	}
-	old := s.backend.Swap(&backend{intent: srv, streamable: server.NewStreamableHTTPServer(ms, opts...)})
+	old := s.backend.Swap(&backend{intent: srv, streamable: server.NewStreamableHTTPServer(ms, opts...), tasks: tasks})
 	if old != nil {
 		_ = old.streamable.Shutdown(context.Background())
 	}
@@ -206,6 +214,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	s.draining.Store(true)
+	s.cancelStopWaits()
 	s.log.Info("shutting down: refusing new requests, waiting for calls in flight", "deadline", s.cfg.ShutdownTimeout)
 	deadline, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
