@@ -32,7 +32,9 @@ func progressOf(ctx context.Context) func(runs.Progress) {
 // withMCPProgress forwards progress as MCP notifications/progress to the
 // client of a request that sent a progressToken. Notifications the
 // session cannot take (closed, or its queue full) are dropped: progress is
-// advisory, and the run keeps the latest.
+// advisory, and the run keeps the latest. A task-augmented call's progress
+// goes on after the call answered, for as long as its task runs, while the
+// session lasts (stdio; over HTTP the request's stream has ended).
 func withMCPProgress(ctx context.Context, meta *mcp.Meta) context.Context {
 	if meta == nil || meta.ProgressToken == nil {
 		return ctx
@@ -50,6 +52,29 @@ func withMCPProgress(ctx context.Context, meta *mcp.Meta) context.Context {
 		if p.Message != "" {
 			params["message"] = p.Message
 		}
+		if task := taskCallOf(ctx); task != nil && task.rec.ID != "" {
+			sendTaskProgress(ctx, task.rec.ID, params)
+			return
+		}
 		_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
 	})
+}
+
+// sendTaskProgress sends the progress of MCP task taskID to the session of
+// ctx, naming the task in _meta as the protocol asks of every message
+// about a task (mcp-go's SendNotificationToClient cannot carry _meta). It
+// drops what the session cannot take at once.
+func sendTaskProgress(ctx context.Context, taskID string, params map[string]any) {
+	session := server.ClientSessionFromContext(ctx)
+	if session == nil || !session.Initialized() {
+		return
+	}
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
+		Method: string(mcp.MethodNotificationProgress),
+		Params: mcp.NotificationParams{Meta: map[string]any{mcp.RelatedTaskMetaKey: map[string]string{"taskId": taskID}}, AdditionalFields: params},
+	}}
+	select {
+	case session.NotificationChannel() <- n:
+	default:
+	}
 }

@@ -115,6 +115,11 @@ func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args j
 		// The task is the run: it is handed over at once, whatever the wait.
 		rec := run.Record()
 		task.rec, task.handed = rec, true
+		if notify := progressOf(ctx); notify != nil {
+			// A task's progressToken stays valid for the task's life: its
+			// reports are forwarded until the run ends.
+			go run.Wait(context.WithoutCancel(ctx), math.MaxInt64, notify)
+		}
 		return s.runStatus(rec, op.ID+" runs on the server as MCP task "+rec.ID+"; its result is kept "+s.retentionPhrase()+" after it ends")
 	}
 	var env *Envelope

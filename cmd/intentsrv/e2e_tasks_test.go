@@ -10,7 +10,8 @@ import (
 )
 
 // awaitReply returns the reply to id, keeping the replies to other ids
-// that arrive first in seen (requests answered out of order).
+// that arrive first in seen (requests answered out of order), and the
+// notifications under their line.
 func awaitReply(s *rawServer, seen map[any]rawReply, id string) rawReply {
 	s.t.Helper()
 	for {
@@ -18,8 +19,30 @@ func awaitReply(s *rawServer, seen map[any]rawReply, id string) rawReply {
 			delete(seen, id)
 			return r
 		}
-		r := s.next()
-		seen[r.ID] = r
+		keep(seen, s.next())
+	}
+}
+
+func keep(seen map[any]rawReply, r rawReply) {
+	if r.ID == nil {
+		seen[r.line] = r
+		return
+	}
+	seen[r.ID] = r
+}
+
+// awaitProgress returns the first notifications/progress line for token,
+// keeping the replies that arrive first in seen.
+func awaitProgress(s *rawServer, seen map[any]rawReply, token string) string {
+	s.t.Helper()
+	for {
+		for k, r := range seen {
+			if r.ID == nil && strings.Contains(r.line, `"method":"notifications/progress"`) && strings.Contains(r.line, `"progressToken":"`+token+`"`) {
+				delete(seen, k)
+				return r.line
+			}
+		}
+		keep(seen, s.next())
 	}
 }
 
@@ -97,7 +120,7 @@ func TestE2EStdioTasks(t *testing.T) {
 
 	export := func(reqID string, export int) string {
 		t.Helper()
-		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"tools/call","params":{"name":"ask","arguments":{"action":"exports.exports.get_export","params":{"id":%d}},"task":{"ttl":600000}}}`, reqID, export))
+		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"tools/call","params":{"name":"ask","arguments":{"action":"exports.exports.get_export","params":{"id":%d}},"task":{"ttl":600000},"_meta":{"progressToken":%q}}}`, reqID, export, reqID))
 		id, status := taskOf(t, awaitReply(s, seen, reqID))
 		if id == "" || status != "working" {
 			t.Fatalf("a task-augmented ask: task %q status %q", id, status)
@@ -106,6 +129,11 @@ func TestE2EStdioTasks(t *testing.T) {
 	}
 	first := export("call1", 1)
 	second := export("call2", 2)
+	// The progress token of a task-augmented call stays valid after the
+	// call answered: the HTTP call's phases arrive, naming the task.
+	if n := awaitProgress(s, seen, "call1"); !strings.Contains(n, `"io.modelcontextprotocol/related-task":{"taskId":"`+first+`"}`) {
+		t.Fatalf("a task's progress does not name it: %s", n)
+	}
 	s.send(taskRequest("get1", "tasks/get", first))
 	if id, status := taskOf(t, awaitReply(s, seen, "get1")); id != first || status != "working" {
 		t.Fatalf("tasks/get of a running export: %s %s", id, status)
