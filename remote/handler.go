@@ -103,6 +103,8 @@ func (s *Server) serveTask(w http.ResponseWriter, r *http.Request, b *backend) b
 		defer cancel()
 		stop := context.AfterFunc(s.stopWaits, cancel)
 		defer stop()
+		s.waitingTasks.Add(1)
+		defer s.waitingTasks.Add(-1)
 	}
 	resp, handled := b.tasks.Handle(ctx, body)
 	if !handled {

@@ -100,6 +100,7 @@ type Server struct {
 	// shutdown begins, so they do not hold it; their tasks run on.
 	stopWaits       context.Context
 	cancelStopWaits context.CancelFunc
+	waitingTasks    atomic.Int64 // tasks/result requests waiting now
 }
 
 // backend is what SetIntent builds: the intent server, its MCP handler,
@@ -215,7 +216,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	s.draining.Store(true)
 	s.cancelStopWaits()
-	s.log.Info("shutting down: refusing new requests, waiting for calls in flight", "deadline", s.cfg.ShutdownTimeout)
+	s.log.Info("shutting down: refusing new requests, waiting for calls in flight", "deadline", s.cfg.ShutdownTimeout,
+		"task_waits_ended", s.waitingTasks.Load())
 	deadline, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
 	if b := s.backend.Load(); b != nil {

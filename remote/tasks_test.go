@@ -2,12 +2,17 @@ package remote
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/intentsrv/intentsrv/intent"
 )
 
 // mcpPeer is one principal's raw JSON-RPC conversation with /mcp.
@@ -176,5 +181,58 @@ func TestMCPTaskActIsAudited(t *testing.T) {
 	}
 	if f.cat.deleted.Load() != 0 {
 		t.Fatal("a preview deleted the ticket")
+	}
+}
+
+// A tasks/result waiting for its task does not hold a shutdown: it is
+// answered -32800, Serve returns cleanly although its deadline is an hour
+// away, and the task itself is not touched.
+func TestShutdownEndsWaitingTaskResult(t *testing.T) {
+	reg, cat := newCatalog(t)
+	is, err := intent.New(reg, intent.Options{Timeout: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{ShutdownTimeout: time.Hour, Stateless: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetIntent(is)
+	t.Cleanup(func() { s.Close() })
+	t.Cleanup(cat.finish)
+	url, shutdown, result := serving(t, s)
+	peer := &mcpPeer{f: &fixture{t: t, srv: s, cat: cat, url: url}}
+	id, _ := task(t, peer.call("tools/call", `{"name":"ask","arguments":{"action":"reports.build"},"task":{}}`))
+	<-cat.started
+
+	waited := make(chan string, 1)
+	go func() {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":%q}}`, id)
+		resp, err := http.Post(url+PathMCP, "application/json", strings.NewReader(body))
+		if err != nil {
+			waited <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		waited <- fmt.Sprintf("%d %s", resp.StatusCode, b)
+	}()
+	for s.waitingTasks.Load() == 0 {
+		runtime.Gosched() // until the tasks/result is in and waiting
+	}
+	shutdown()
+	select {
+	case err := <-result:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(20 * time.Second): // a liveness bound, not a speed claim
+		t.Fatal("a waiting tasks/result held the shutdown")
+	}
+	if got := <-waited; !strings.Contains(got, `"code":-32800`) {
+		t.Fatalf("the waiting tasks/result = %s", got)
+	}
+	if rec, err := is.Tasks().Get(intent.WithCaller(context.Background(), AnonymousPrincipal), id); err != nil || rec.Status != "working" {
+		t.Fatalf("the task after the shutdown: %+v, %v", rec, err)
 	}
 }
