@@ -136,15 +136,16 @@ func (t *TaskRPC) Handle(ctx context.Context, msg []byte) (resp mcp.JSONRPCMessa
 		if len(req.Params) > 0 && json.Unmarshal(req.Params, &p) != nil {
 			return rpcError(id, mcp.INVALID_PARAMS, "tasks/list params must be an object"), true
 		}
-		if p.Cursor != "" {
-			// Every list is one page, so no cursor was ever issued.
-			return rpcError(id, mcp.INVALID_PARAMS, "unknown cursor: tasks/list answers in one page here; call it without a cursor"), true
+		tasks, next, err := t.s.Tasks().ListPage(ctx, p.Cursor, TaskListPage)
+		if errors.Is(err, ErrBadCursor) {
+			return rpcError(id, mcp.INVALID_PARAMS, "unknown cursor: send the nextCursor of an earlier tasks/list as it came, or no cursor for the first page"), true
 		}
-		tasks, err := t.s.Tasks().List(ctx)
 		if err != nil {
 			return t.taskError(id, "", err), true
 		}
-		return mcp.NewJSONRPCResultResponse(id, mcp.NewListTasksResult(tasks)), true
+		out := mcp.NewListTasksResult(tasks)
+		out.NextCursor = mcp.Cursor(next)
+		return mcp.NewJSONRPCResultResponse(id, out), true
 	}
 	return nil, false
 }

@@ -294,3 +294,45 @@ func TestTaskRPCInterrupted(t *testing.T) {
 		t.Fatalf("a task cut by shutdown = %v", got)
 	}
 }
+
+// tasks/list pages through the caller's tasks, TaskListPage at a time,
+// each once: a task created between pages does not shift them, the last
+// page has no nextCursor, and a cursor never issued is invalid params.
+func TestTaskRPCListPages(t *testing.T) {
+	s, _ := newSlowServer(t, Options{})
+	w := newTaskWire(t, s)
+	ctx := context.Background()
+	const n = 2*TaskListPage + 5
+	want := map[string]bool{}
+	for range n {
+		want[w.createTask(ctx, "ask", `{"action":"slow.nothing"}`)["taskId"].(string)] = true
+	}
+	seen := map[string]bool{}
+	cursor, pages := "", 0
+	for {
+		params := `{}`
+		if cursor != "" {
+			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
+		}
+		page := w.result(ctx, "tasks/list", params)
+		pages++
+		for _, x := range page["tasks"].([]any) {
+			id := x.(map[string]any)["taskId"].(string)
+			if seen[id] || !want[id] {
+				t.Fatalf("page %d lists %s again or a task created after the first page", pages, id)
+			}
+			seen[id] = true
+		}
+		if pages == 1 {
+			w.createTask(ctx, "ask", `{"action":"slow.nothing"}`) // newer than every listed task
+		}
+		next, _ := page["nextCursor"].(string)
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	if pages != 3 || len(seen) != n {
+		t.Fatalf("%d pages listed %d of %d tasks", pages, len(seen), n)
+	}
+}

@@ -16,8 +16,11 @@ package intent
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -124,13 +127,60 @@ func (t Tasks) Cancel(ctx context.Context, taskID string) (mcp.Task, error) {
 
 // List answers tasks/list: the caller's tasks, newest first.
 func (t Tasks) List(ctx context.Context) ([]mcp.Task, error) {
+	tasks, _, err := t.ListPage(ctx, "", 0)
+	return tasks, err
+}
+
+// TaskListPage is how many tasks one tasks/list answer holds.
+const TaskListPage = 100
+
+// ErrBadCursor is ListPage's answer to a cursor it did not issue.
+var ErrBadCursor = errors.New("unknown cursor")
+
+// ListPage answers tasks/list a page at a time: at most limit of the
+// caller's tasks (all when limit is 0), newest first, from where cursor
+// (a next of an earlier page; "" for the first) left off, and the cursor
+// of the page after it ("" when there is none). A cursor names the last
+// task a page showed, so tasks created meanwhile do not shift the pages.
+func (t Tasks) ListPage(ctx context.Context, cursor string, limit int) (tasks []mcp.Task, next string, err error) {
 	recs, err := t.s.runs.List(ctx, callerOf(ctx), nil, 0)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	out := make([]mcp.Task, len(recs))
+	if cursor != "" {
+		at, id, ok := parseTaskCursor(cursor)
+		if !ok {
+			return nil, "", ErrBadCursor
+		}
+		// recs are newest first (started_at, then id, descending): the
+		// page goes on with the first task that sorts after the cursor's.
+		i := 0
+		for i < len(recs) && (recs[i].StartedAt.After(at) || (recs[i].StartedAt.Equal(at) && recs[i].ID >= id)) {
+			i++
+		}
+		recs = recs[i:]
+	}
+	if limit > 0 && len(recs) > limit {
+		recs = recs[:limit]
+		last := recs[len(recs)-1]
+		next = base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(last.StartedAt.UnixNano(), 10) + " " + last.ID))
+	}
+	tasks = make([]mcp.Task, len(recs))
 	for i, rec := range recs {
-		out[i] = taskOf(rec)
+		tasks[i] = taskOf(rec)
 	}
-	return out, nil
+	return tasks, next, nil
+}
+
+func parseTaskCursor(cursor string) (at time.Time, id string, ok bool) {
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		return time.Time{}, "", false
+	}
+	ns, id, found := strings.Cut(string(b), " ")
+	n, err := strconv.ParseInt(ns, 10, 64)
+	if !found || err != nil || id == "" {
+		return time.Time{}, "", false
+	}
+	return time.Unix(0, n), id, true
 }
