@@ -12,6 +12,7 @@ import (
 
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/runs"
+	"github.com/intentsrv/intentsrv/tokens"
 )
 
 // taskWire is a TaskRPC in front of the mcp-go server of a slow server,
@@ -334,5 +335,46 @@ func TestTaskRPCListPages(t *testing.T) {
 	}
 	if pages != 3 || len(seen) != n {
 		t.Fatalf("%d pages listed %d of %d tasks", pages, len(seen), n)
+	}
+}
+
+// WithMCPTasks changes the listing by ask's and act's execution field
+// alone; the test logs what that costs in tokens
+// (go test ./intent -run TestTasksListingCost -v).
+func TestTasksListingCost(t *testing.T) {
+	for _, w := range []WritePolicy{WritesDeny, WritesConfirm} {
+		s, _ := newTestServer(t, Options{Writes: w})
+		list := func(opts ...MCPOption) (string, []map[string]any) {
+			ms := NewMCPServer(s, "t", opts...)
+			ms.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+			b, _ := json.Marshal(ms.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)))
+			var m struct {
+				Result struct {
+					Tools []map[string]any `json:"tools"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := json.Marshal(m.Result)
+			return string(raw), m.Result.Tools
+		}
+		plainRaw, plain := list()
+		tasksRaw, tasks := list(WithMCPTasks())
+		for i, tl := range tasks {
+			ex, _ := json.Marshal(tl["execution"])
+			if v := tl["name"]; (v == "ask" || v == "act") != (string(ex) == `{"taskSupport":"optional"}`) {
+				t.Errorf("%s lists execution %s", v, ex)
+			}
+			delete(tl, "execution")
+			a, _ := json.Marshal(tl)
+			b, _ := json.Marshal(plain[i])
+			if string(a) != string(b) {
+				t.Errorf("WithMCPTasks changed more than execution:\n%s\n%s", a, b)
+			}
+		}
+		n0, _ := tokens.Max(plainRaw)
+		n1, _ := tokens.Max(tasksRaw)
+		t.Logf("writes=%s: tools/list %d tokens, %d with tasks (+%d)", w, n0, n1, n1-n0)
 	}
 }
