@@ -15,6 +15,7 @@ var Ablations = []string{
 	"clauses", "names", "feedback", "diversify", "services", "repeats",
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
+	"reversals",
 	"run-gate", "slugs",
 }
 
@@ -96,6 +97,9 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("singular") {
 			tu.singular = false
+		}
+		if on("reversals") {
+			tu.reversals = false
 		}
 		if on("questions") {
 			tu.questions = false

@@ -67,6 +67,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		pv := ""
 		if !r.opts.noVerbs && qverb == verbNone {
 			vc = verbLexicon[w]
+			if vc == verbNone && r.tu.reversals {
+				vc = reversedVerb(w)
+			}
 			if vc == verbNone && i == 0 && r.tu.learnedVerbs {
 				// The first word in the third person ("Creates a
 				// webhook", "Uninstalls a plugin") or one the corpus

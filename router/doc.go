@@ -20,7 +20,8 @@
 //     (maskValues): slugs and paths ("octocat/hello-world",
 //     "src/main.go"), URLs, e-mail addresses, lower-case host and file
 //     names ("example.com") and codes ("6dcb09b", "CA107308006SI"). Each word is indexed twice: folded to its
-//     singular ("tickets" → ticket) at full weight, and as its Snowball
+//     singular ("tickets" → ticket, "branches" → branch, "caches" →
+//     cache) at full weight, and as its Snowball
 //     English stem (github.com/kljensen/snowball) at weightStem, so an exact
 //     word outranks one that only shares a stem.
 //   - BM25F over the fields of each operation: name (last id segment),
@@ -53,9 +54,12 @@
 //     ("ticket 42") reads one thing, a plural noun ("open tickets") lists.
 //   - An operation's own verb comes from the first verb of its name; a
 //     name generated from method and path ("post_quotes_quote_cancel")
-//     takes it from them instead (httpVerb): an action segment, GET on an
-//     item or a singular resource reads, on a plural one lists, POST
-//     creates in a collection and updates an item.
+//     takes it from them instead (httpVerb): an action segment's first
+//     verb, GET on an item or a singular resource reads, on a plural one
+//     lists, POST creates in a collection and updates an item. A verb the
+//     lexicon does not know that is un-, dis- or de- before one that
+//     creates or changes something removes it (reversedVerb: "untag",
+//     "disassociate", "deregister"), on both sides (ablation "reversals").
 //   - One item or many: a word followed by an identifier ("issue 1347",
 //     "commit 6dcb09b") asks for one item of its resource, a plural in a
 //     read ("show me open tickets") for its collection, and a read of a

@@ -71,13 +71,16 @@ var verbLexicon = map[string]verbClass{
 	"merge": verbUpdate, "replace": verbUpdate, "archive": verbUpdate,
 	"lock": verbUpdate, "unlock": verbUpdate, "pin": verbUpdate,
 	"unpin": verbUpdate, "enable": verbUpdate, "disable": verbUpdate,
+	"unarchive": verbUpdate, "restore": verbUpdate,
 	// delete
 	"delete": verbDelete, "remove": verbDelete, "kill": verbDelete,
 	"drop": verbDelete, "destroy": verbDelete, "erase": verbDelete,
 	"purge": verbDelete, "wipe": verbDelete, "nuke": verbDelete,
 	"trash": verbDelete, "discard": verbDelete, "unregister": verbDelete,
 	"cancel": verbDelete, "revoke": verbDelete, "unstar": verbDelete,
-	"unfollow": verbDelete, "unsubscribe": verbDelete,
+	"unfollow": verbDelete, "unsubscribe": verbDelete, "detach": verbDelete,
+	"disconnect": verbDelete, "uninstall": verbDelete, "unlink": verbDelete,
+	"dissociate": verbDelete,
 	// run
 	"run": verbRun, "execute": verbRun, "trigger": verbRun, "invoke": verbRun,
 	"send": verbRun, "call": verbRun, "dispatch": verbRun, "rerun": verbRun,
@@ -262,21 +265,28 @@ func normPhrase(p string) string {
 	return b.String()
 }
 
-// opVerb classifies an operation by the first verb word of its name (the
+// verbClassifier classifies operations by their verbs. reversals turns on
+// reversedVerb for words the lexicon does not know (ablation "reversals").
+type verbClassifier struct{ reversals bool }
+
+// opVerb classifies op with every rule on.
+func opVerb(op *operations.Operation) verbClass { return verbClassifier{reversals: true}.of(op) }
+
+// of classifies an operation by the first verb word of its name (the
 // last id segment), falling back to its summary's first word and its kind.
-func opVerb(op *operations.Operation) verbClass {
+func (v verbClassifier) of(op *operations.Operation) verbClass {
 	name := op.ID
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
 	}
 	if pathNamed(op, name) {
-		return httpVerb(op.HTTP)
+		return v.http(op.HTTP)
 	}
 	var c verbClass
 	n := 0
 	splitWords(name, func(w string) {
 		if c == verbNone && n < 2 {
-			c = opVerbWord(w)
+			c = v.word(w)
 		}
 		n++
 	})
@@ -284,7 +294,7 @@ func opVerb(op *operations.Operation) verbClass {
 		n = 0
 		splitWords(op.Summary, func(w string) {
 			if c == verbNone && n < 1 {
-				c = opVerbWord(w)
+				c = v.word(w)
 			}
 			n++
 		})
@@ -327,14 +337,20 @@ func pathNamed(op *operations.Operation, name string) bool {
 // GET reads one item (/customers/{customer}, /balance) or lists a plural
 // collection (/customers); POST creates in a collection and updates an
 // item; PUT and PATCH update; DELETE deletes.
-func httpVerb(h *operations.HTTPBinding) verbClass {
+func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 	p := strings.TrimRight(h.Path, "/")
 	last := p[strings.LastIndexByte(p, '/')+1:]
 	item := strings.HasPrefix(last, "{") || strings.HasPrefix(last, ":")
 	noun := pathNoun(p)
 	if !item && noun != "" {
+		// The segment's first verb names the action ("cancel",
+		// "resend_confirmation", "X-Amz-Target=Svc.UntagResource").
 		var c verbClass
-		splitWords(noun, func(w string) { c = opVerbWord(w) })
+		splitWords(noun, func(w string) {
+			if c == verbNone {
+				c = v.word(w)
+			}
+		})
 		if c != verbNone && c != verbRead {
 			return c // cancel, search, send, ...
 		}
@@ -362,9 +378,9 @@ func httpVerb(h *operations.HTTPBinding) verbClass {
 	return verbNone
 }
 
-// opVerbWord classifies an operation-side verb. It is stricter than the
+// word classifies an operation-side verb. It is stricter than the
 // user lexicon: "all", "what" or "new" do not name an operation's action.
-func opVerbWord(w string) verbClass {
+func (v verbClassifier) word(w string) verbClass {
 	switch w {
 	case "all", "what", "whats", "which", "who", "new", "info", "details",
 		"detail", "status", "file", "index", "tag", "label", "post":
@@ -382,5 +398,34 @@ func opVerbWord(w string) verbClass {
 	case "searches", "finds":
 		return verbSearch
 	}
-	return verbLexicon[w]
+	if c := verbLexicon[w]; c != verbNone || !v.reversals {
+		return c
+	}
+	return reversedVerb(w)
+}
+
+// reversingPrefixes undo the verb they precede.
+var reversingPrefixes = [...]string{"un", "dis", "de"}
+
+// reversedVerb classifies a verb the lexicon does not know that is a
+// reversing prefix before one it does: undoing what adds or changes
+// something removes it ("untag", "unassign", "unset", "disassociate",
+// "deregister"). Reversals that restore rather than remove ("unarchive",
+// "unlock") are in the lexicon, which is consulted first. It is English
+// morphology, not any catalog's words; verbNone for anything else.
+func reversedVerb(w string) verbClass {
+	for _, p := range reversingPrefixes {
+		base, ok := strings.CutPrefix(w, p)
+		if !ok || len(base) < 3 {
+			continue
+		}
+		c := verbLexicon[base]
+		if c == verbNone {
+			c = learnedVerbs()[base]
+		}
+		if c == verbCreate || c == verbUpdate {
+			return verbDelete
+		}
+	}
+	return verbNone
 }

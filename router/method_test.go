@@ -254,6 +254,11 @@ func TestPathNamedOperations(t *testing.T) {
 		{"POST", "/v1/quotes/{quote}/cancel", verbDelete},
 		{"POST", "/v1/invoices/{invoice}/finalize", verbUpdate},
 		{"DELETE", "/v1/customers/{customer}", verbDelete},
+		// An action segment's first verb names the action, reversals
+		// included.
+		{"POST", "/v1/customers/{customer}/send_invoice", verbRun},
+		{"POST", "/#X-Amz-Target=Svc.UntagResource", verbDelete},
+		{"POST", "/#X-Amz-Target=Svc.DisassociateMember", verbDelete},
 	} {
 		if got := opVerb(op(c.method, c.path)); got != c.want {
 			t.Errorf("%s %s: verb %v, want %v", c.method, c.path, got, c.want)

@@ -136,8 +136,9 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		r.syn = buildSynonyms(opts.Synonyms)
 	}
 	r.verbs = make([]verbClass, len(r.ops))
+	classify := verbClassifier{reversals: tu.reversals}
 	for i, op := range r.ops {
-		r.verbs[i] = opVerb(op)
+		r.verbs[i] = classify.of(op)
 	}
 	r.idx = buildIndex(r.ops, r.verbs, opts)
 	r.tu = tu

@@ -239,12 +239,31 @@ func plural(w string) string {
 	switch {
 	case strings.HasSuffix(w, "ies") && !strings.HasSuffix(w, "eies") && !strings.HasSuffix(w, "aies"):
 		return w[:n-3] + "y"
+	case sibilantPlural(w):
+		return w[:n-2]
 	case strings.HasSuffix(w, "es") && !strings.HasSuffix(w, "aes") && !strings.HasSuffix(w, "ees") && !strings.HasSuffix(w, "oes"):
 		return w[:n-1]
 	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "ss"):
 		return w[:n-1]
 	}
 	return w
+}
+
+// sibilantPlural reports whether w is a plural that adds "es" to a
+// sibilant ("branches", "hashes", "boxes", "addresses"), so that its
+// singular drops both letters. A vowel before "ch" marks a singular in
+// "-che" ("caches", "niches"), which drops only the s.
+func sibilantPlural(w string) bool {
+	n := len(w)
+	switch {
+	case n < 5 || !strings.HasSuffix(w, "es"):
+		return false
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "zzes"):
+		return true
+	case strings.HasSuffix(w, "ches"):
+		return !strings.ContainsRune("aeiou", rune(w[n-5]))
+	}
+	return false
 }
 
 // maskValues blanks the tokens of a query that are values rather than

@@ -132,3 +132,42 @@ func TestHasSlug(t *testing.T) {
 		}
 	}
 }
+
+// TestReversedVerb: a reversing prefix before a verb that adds or changes
+// something removes it; restoring reversals stay updates (the lexicon),
+// and words that only look prefixed are not verbs.
+func TestReversedVerb(t *testing.T) {
+	for w, want := range map[string]verbClass{
+		"untag": verbDelete, "unassign": verbDelete, "unset": verbDelete,
+		"disassociate": verbDelete, "deregister": verbDelete, "unpublish": verbDelete,
+		"discount": verbNone, "unread": verbNone, "design": verbNone, "undo": verbNone,
+	} {
+		if got := reversedVerb(w); got != want {
+			t.Errorf("reversedVerb(%q) = %v, want %v", w, got, want)
+		}
+	}
+	for w, want := range map[string]verbClass{"unarchive": verbUpdate, "unlock": verbUpdate, "untag": verbDelete} {
+		if got := (verbClassifier{reversals: true}).word(w); got != want {
+			t.Errorf("word(%q) = %v, want %v", w, got, want)
+		}
+	}
+	if got := (verbClassifier{}).word("untag"); got != verbNone {
+		t.Errorf("with reversals off, word(untag) = %v, want none", got)
+	}
+}
+
+// TestPlural: plurals fold to the singular a user would write, so that
+// "branch" meets "/branches" at full weight.
+func TestPlural(t *testing.T) {
+	for w, want := range map[string]string{
+		"tickets": "ticket", "policies": "policy", "status": "status", "class": "class",
+		"branches": "branch", "matches": "match", "searches": "search", "hashes": "hash",
+		"boxes": "box", "indexes": "index", "addresses": "address", "classes": "class",
+		"caches": "cache", "niches": "niche", "databases": "database", "releases": "release",
+		"aches": "ache", "shoes": "shoe", "fees": "fee",
+	} {
+		if got := plural(w); got != want {
+			t.Errorf("plural(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
