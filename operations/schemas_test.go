@@ -118,3 +118,50 @@ func TestLimitCompiledSchemas(t *testing.T) {
 		}
 	}
 }
+
+// Under a limit the least recently used compiled schema is let go first:
+// a schema validated again and again while others come and go stays
+// compiled, and validating the operations that share a schema one after
+// the other compiles each distinct schema once, even with a limit of one.
+func TestLimitKeepsRecentlyUsedSchemas(t *testing.T) {
+	schema := func(i int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"integer"}}}`, i))
+	}
+	r := NewRegistry()
+	r.LimitCompiledSchemas(2)
+	var ops []Operation
+	for i := range 6 {
+		ops = append(ops, Operation{ID: fmt.Sprintf("s.op%d", i), Handler: echo, Input: schema(i)})
+	}
+	if err := r.RegisterAll(ops, RegisterOptions{DeferCompile: true}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 6; i++ {
+		for _, id := range []string{"s.op0", fmt.Sprintf("s.op%d", i)} {
+			if err := r.Validate(id, json.RawMessage(`{}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := r.schemas.compiles.Load(); n != 6 {
+		t.Errorf("%d compilations for 6 schemas with op0's used between the others; want 6", n)
+	}
+
+	r = NewRegistry()
+	r.LimitCompiledSchemas(1)
+	ops = ops[:0]
+	for i := range 12 {
+		ops = append(ops, Operation{ID: fmt.Sprintf("s.op%02d", i), Handler: echo, Input: schema(i / 4)})
+	}
+	if err := r.RegisterAll(ops, RegisterOptions{DeferCompile: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range ops {
+		if err := r.Validate(op.ID, json.RawMessage(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := r.schemas.compiles.Load(); n != 3 {
+		t.Errorf("%d compilations for 3 distinct schemas validated in groups; want 3", n)
+	}
+}
