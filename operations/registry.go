@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -110,14 +111,23 @@ type RegisterOptions struct {
 // RegisterAll registers ops, compiling their schemas on every CPU. Each
 // operation that passes is registered; the error joins one
 // *RegistrationError per operation that did not, so a caller can log them
-// and serve the rest, or stop.
+// and serve the rest, or stop. Under LimitCompiledSchemas the operations
+// are compiled grouped by input schema, so that each distinct schema is
+// checked once while the registry keeps only the last ones compiled.
 func (r *Registry) RegisterAll(ops []Operation, o RegisterOptions) error {
 	entries := make([]*entry, len(ops))
 	errs := make([]error, len(ops))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(ops)/64))
 	var wg sync.WaitGroup
+	order := make([]int, len(ops))
+	for i := range order {
+		order[i] = i
+	}
+	if !o.DeferCompile && r.schemas.limited() {
+		slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(ops[a].Input, ops[b].Input) })
+	}
 	next := make(chan int, len(ops))
-	for i := range ops {
+	for _, i := range order {
 		next <- i
 	}
 	close(next)

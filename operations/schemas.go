@@ -97,6 +97,13 @@ func (c *compiledSchemas) setLimit(limit int) {
 	c.trim()
 }
 
+// limited reports whether a limit is set.
+func (c *compiledSchemas) limited() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.limit > 0
+}
+
 // trim lets go of the least recently used entries until at most limit are
 // left. Callers hold c.mu and have set a limit; a caller that still holds
 // an entry let go keeps using it.

@@ -165,3 +165,42 @@ func TestLimitKeepsRecentlyUsedSchemas(t *testing.T) {
 		t.Errorf("%d compilations for 3 distinct schemas validated in groups; want 3", n)
 	}
 }
+
+// Registering under a limit checks each distinct schema once, however the
+// operations sharing schemas are interleaved, and still refuses every
+// operation whose shared schema does not compile.
+func TestRegisterAllUnderLimitCompilesEachSchemaOnce(t *testing.T) {
+	schema := func(i int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"integer"}}}`, i))
+	}
+	bad := json.RawMessage(`{"type":"object","properties":{"n":{"minimum":"zero"}}}`)
+	var ops []Operation
+	for i := range 16 {
+		in := schema(i % 3)
+		if i%4 == 1 {
+			in = bad
+		}
+		ops = append(ops, Operation{ID: fmt.Sprintf("s.op%02d", i), Handler: echo, Input: in})
+	}
+	r := NewRegistry()
+	r.LimitCompiledSchemas(1)
+	err := r.RegisterAll(ops, RegisterOptions{})
+	if n := r.schemas.compiles.Load(); n != 4 {
+		t.Errorf("%d compilations for 4 distinct schemas interleaved; want 4", n)
+	}
+	refused := map[string]bool{}
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var re *RegistrationError
+		if errors.As(e, &re) {
+			refused[re.ID] = true
+		}
+	}
+	for i, op := range ops {
+		if want := i%4 == 1; refused[op.ID] != want {
+			t.Errorf("%s refused %v, want %v", op.ID, refused[op.ID], want)
+		}
+		if _, ok := r.Get(op.ID); ok == refused[op.ID] {
+			t.Errorf("%s registered %v although refused %v", op.ID, ok, refused[op.ID])
+		}
+	}
+}
