@@ -102,9 +102,11 @@ type RegisterOptions struct {
 	// a warm start on GitHub's spec, whose output schemas are large). Every
 	// other check still runs. Use it only for schemas already known to
 	// compile, such as a verified on-disk cache of a catalog that
-	// registered before: a schema that fails later fails its operation's
-	// calls with an error naming it, not the start-up, and an output schema
-	// that is not JSON is left out of describe.
+	// registered before, or when every operation is validated next by a
+	// caller that reports the failures (the surface gate's probes): a
+	// schema that fails later fails its operation's calls with an error
+	// naming it, not the start-up, and an output schema that is not JSON
+	// is left out of describe.
 	DeferCompile bool
 }
 
