@@ -202,3 +202,89 @@ func TestUnreachableFoundOnEveryCore(t *testing.T) {
 		})
 	}
 }
+
+// Probing operations grouped by input schema finds every operation whose
+// schema does not compile when many operations share it, and one whose
+// broken schema it shares with nobody, with the registry keeping as few
+// compiled schemas as one, on one core or several; operations sharing a
+// good schema with them, or sorting next to them, still pass.
+func TestBrokenSharedSchemasFound(t *testing.T) {
+	ops := synth.Operations(400, 1)
+	sharedBad := json.RawMessage(`{"type":"object","properties":{"x":{"type":"no such type"}}}`)
+	loneBad := json.RawMessage(`{"type":"object","properties":{"y":{"minimum":"zero"}}}`)
+	broken := map[string]string{} // id → the check that must fail
+	check := func(op *operations.Operation) string {
+		if op.Kind.IsWrite() {
+			return CheckAct
+		}
+		return CheckAsk
+	}
+	for i := range ops {
+		op := &ops[i]
+		switch {
+		case i%23 == 4:
+			op.Input = sharedBad
+			broken[op.ID] = check(op)
+		case i == 211:
+			op.Input = loneBad
+			broken[op.ID] = check(op)
+		}
+	}
+	if len(broken) < 10 {
+		t.Fatalf("only %d operations broken; the test needs several sharing a schema", len(broken))
+	}
+	for _, limit := range []int{1, 3} {
+		reg := operations.NewRegistry()
+		reg.LimitCompiledSchemas(limit)
+		if err := reg.RegisterAll(ops, operations.RegisterOptions{DeferCompile: true}); err != nil {
+			t.Fatal(err)
+		}
+		srv, err := intent.New(reg, intent.Options{Writes: intent.WritesConfirm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, procs := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("limit=%d/GOMAXPROCS=%d", limit, procs), func(t *testing.T) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				r, err := Run(t.Context(), srv, Budgets{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := map[string]string{}
+				for _, u := range r.Unreachable {
+					got[u.ID] = u.Check
+				}
+				for id, check := range broken {
+					if got[id] != check {
+						t.Errorf("%s (schema does not compile): unreachable by %q, want %q", id, got[id], check)
+					}
+				}
+				for id, check := range got {
+					if broken[id] == "" {
+						t.Errorf("%s reported unreachable by %s, but nothing is wrong with it", id, check)
+					}
+				}
+				if r.Operations != len(ops) {
+					t.Errorf("%d operations checked, want %d", r.Operations, len(ops))
+				}
+			})
+		}
+	}
+}
+
+// The probe order puts operations with the same input schema next to each
+// other, and is otherwise by id, whatever order they come in.
+func TestProbeOrderGroupsSchemas(t *testing.T) {
+	a, b := json.RawMessage(`{"type":"object","properties":{"a":{}}}`), json.RawMessage(`{"type":"object","properties":{"b":{}}}`)
+	ops := []*operations.Operation{
+		{ID: "s.z", Input: a}, {ID: "s.y", Input: b}, {ID: "s.x", Input: append(json.RawMessage(nil), a...)},
+		{ID: "s.w", Input: b}, {ID: "s.v", Input: a},
+	}
+	var got []string
+	for _, i := range probeOrder(ops) {
+		got = append(got, ops[i].ID)
+	}
+	if want := []string{"s.v", "s.x", "s.z", "s.w", "s.y"}; !slices.Equal(got, want) {
+		t.Errorf("probe order %v, want %v", got, want)
+	}
+}

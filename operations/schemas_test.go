@@ -118,3 +118,89 @@ func TestLimitCompiledSchemas(t *testing.T) {
 		}
 	}
 }
+
+// Under a limit the least recently used compiled schema is let go first:
+// a schema validated again and again while others come and go stays
+// compiled, and validating the operations that share a schema one after
+// the other compiles each distinct schema once, even with a limit of one.
+func TestLimitKeepsRecentlyUsedSchemas(t *testing.T) {
+	schema := func(i int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"integer"}}}`, i))
+	}
+	r := NewRegistry()
+	r.LimitCompiledSchemas(2)
+	var ops []Operation
+	for i := range 6 {
+		ops = append(ops, Operation{ID: fmt.Sprintf("s.op%d", i), Handler: echo, Input: schema(i)})
+	}
+	if err := r.RegisterAll(ops, RegisterOptions{DeferCompile: true}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 6; i++ {
+		for _, id := range []string{"s.op0", fmt.Sprintf("s.op%d", i)} {
+			if err := r.Validate(id, json.RawMessage(`{}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := r.schemas.compiles.Load(); n != 6 {
+		t.Errorf("%d compilations for 6 schemas with op0's used between the others; want 6", n)
+	}
+
+	r = NewRegistry()
+	r.LimitCompiledSchemas(1)
+	ops = ops[:0]
+	for i := range 12 {
+		ops = append(ops, Operation{ID: fmt.Sprintf("s.op%02d", i), Handler: echo, Input: schema(i / 4)})
+	}
+	if err := r.RegisterAll(ops, RegisterOptions{DeferCompile: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range ops {
+		if err := r.Validate(op.ID, json.RawMessage(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := r.schemas.compiles.Load(); n != 3 {
+		t.Errorf("%d compilations for 3 distinct schemas validated in groups; want 3", n)
+	}
+}
+
+// Registering under a limit checks each distinct schema once, however the
+// operations sharing schemas are interleaved, and still refuses every
+// operation whose shared schema does not compile.
+func TestRegisterAllUnderLimitCompilesEachSchemaOnce(t *testing.T) {
+	schema := func(i int) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"integer"}}}`, i))
+	}
+	bad := json.RawMessage(`{"type":"object","properties":{"n":{"minimum":"zero"}}}`)
+	var ops []Operation
+	for i := range 16 {
+		in := schema(i % 3)
+		if i%4 == 1 {
+			in = bad
+		}
+		ops = append(ops, Operation{ID: fmt.Sprintf("s.op%02d", i), Handler: echo, Input: in})
+	}
+	r := NewRegistry()
+	r.LimitCompiledSchemas(1)
+	err := r.RegisterAll(ops, RegisterOptions{})
+	if n := r.schemas.compiles.Load(); n != 4 {
+		t.Errorf("%d compilations for 4 distinct schemas interleaved; want 4", n)
+	}
+	refused := map[string]bool{}
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var re *RegistrationError
+		if errors.As(e, &re) {
+			refused[re.ID] = true
+		}
+	}
+	for i, op := range ops {
+		if want := i%4 == 1; refused[op.ID] != want {
+			t.Errorf("%s refused %v, want %v", op.ID, refused[op.ID], want)
+		}
+		if _, ok := r.Get(op.ID); ok == refused[op.ID] {
+			t.Errorf("%s registered %v although refused %v", op.ID, ok, refused[op.ID])
+		}
+	}
+}

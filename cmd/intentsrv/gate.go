@@ -79,12 +79,12 @@ func runGate(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if limit, set := gateMemoryLimit(os.Getenv("GOMEMLIMIT")); set {
 		debug.SetMemoryLimit(limit)
 	}
-	srv, err := buildServer(ctx, &f, g.synthOps, log)
+	srv, err := buildServer(ctx, &f, g.synthOps, !g.noReachability, log)
 	if err != nil {
 		return fail("%v", err)
 	}
-	// Every schema compiled at registration; the gate validates each
-	// operation about once after that, so it need not keep them all.
+	// The gate validates each operation about once, those sharing a schema
+	// one after the other, so it need not keep every compiled schema.
 	srv.Registry().LimitCompiledSchemas(gateCompiledSchemas)
 	b := g.budgets
 	b.SkipReachability = g.noReachability
@@ -142,6 +142,8 @@ const gateSoftMemoryLimit = 896 << 20
 // probes is memory the collector marks on every cycle: at 100,000
 // generated operations, 260 MB of a 590 MB live heap, which under
 // gateSoftMemoryLimit left the collector running every 55 MB allocated.
+// The probes take operations grouped by schema (gate.Run), so any limit
+// above the number of workers compiles each schema once.
 const gateCompiledSchemas = 1024
 
 // gateMemoryLimit returns the soft memory limit the gate sets, and false
@@ -156,8 +158,15 @@ func gateMemoryLimit(env string) (int64, bool) {
 
 // buildServer builds the server the flags describe, as serve would; with
 // synthOps > 0 it serves that many generated operations instead of the
-// configured sources, under the same policies.
-func buildServer(ctx context.Context, f *serverFlags, synthOps int, log *slog.Logger) (*intent.Server, error) {
+// configured sources, under the same policies. With probed set, the
+// generated operations' input schemas are not compiled at registration:
+// the gate's reachability probe of each operation validates params
+// against its schema, which compiles it there, once per distinct schema,
+// and reports an operation whose schema does not compile as unreachable.
+// Without the probe (--skip-reachability) registration compiles and
+// checks them. Generated operations have no output schemas, whose check
+// deferred registration skips.
+func buildServer(ctx context.Context, f *serverFlags, synthOps int, probed bool, log *slog.Logger) (*intent.Server, error) {
 	if synthOps <= 0 {
 		srv, _, err := f.build(ctx, log)
 		return srv, err
@@ -170,7 +179,7 @@ func buildServer(ctx context.Context, f *serverFlags, synthOps int, log *slog.Lo
 	// Limited before registering, so registration does not hold them all
 	// either.
 	reg.LimitCompiledSchemas(gateCompiledSchemas)
-	if err := reg.RegisterAll(synth.Operations(synthOps, 1), operations.RegisterOptions{}); err != nil {
+	if err := reg.RegisterAll(synth.Operations(synthOps, 1), operations.RegisterOptions{DeferCompile: probed}); err != nil {
 		return nil, fmt.Errorf("generate %d operations: %w", synthOps, err)
 	}
 	return intent.New(reg, intent.Options{

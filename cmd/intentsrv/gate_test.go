@@ -42,6 +42,8 @@ func TestGateCommand(t *testing.T) {
 			wantOut: []string{"flat listing (one tool per operation): 37 tools", "x the intent listing"}},
 		{name: "generated catalog", args: []string{"gate", "--synth", "300", "--writes", "allow"}, wantCode: exitOK,
 			wantOut: []string{"300 of 300 operations reachable"}},
+		{name: "generated catalog, listing only", args: []string{"gate", "--synth", "300", "--skip-reachability"}, wantCode: exitOK,
+			wantOut: []string{"tools/list", "reachability: not checked", "PASS"}},
 		{name: "bad encoding", args: []string{"gate", "--encoding", "p50k_base"}, wantCode: exitUsage, wantErr: "p50k_base"},
 		{name: "bad write policy", args: []string{"gate", "--writes", "sometimes"}, wantCode: exitUsage, wantErr: "sometimes"},
 		{name: "stray argument", args: []string{"gate", "extra"}, wantCode: exitUsage, wantErr: "unexpected arguments"},
