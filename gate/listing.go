@@ -29,9 +29,10 @@ type ListedTool struct {
 }
 
 // ListTools returns the tools/list result of an intent server, as an MCP
-// client would receive it from intent.NewMCPServer.
+// client receives it from `intentsrv serve`: intent.NewMCPServer with MCP
+// Tasks on, so ask and act carry their execution fields.
 func ListTools(ctx context.Context, srv *intent.Server) (*Listing, error) {
-	return listMCP(ctx, intent.NewMCPServer(srv, "gate"))
+	return listMCP(ctx, intent.NewMCPServer(srv, "gate", intent.WithMCPTasks()))
 }
 
 // listMCP runs the initialize handshake and tools/list against ms over
