@@ -120,6 +120,9 @@ func (t *TaskRPC) Handle(ctx context.Context, msg []byte) (resp mcp.JSONRPCMessa
 			}
 			return rpcError(id, mcp.METHOD_NOT_FOUND, fmt.Sprintf("%s does not run as a task (its execution.taskSupport is forbidden: it answers at once); call it without params.task", p.Name)), true
 		}
+		if p.Task[0] != '{' {
+			return rpcError(id, mcp.INVALID_PARAMS, `params.task must be an object: {} (or {"ttl": milliseconds}) to run the call as a task, or leave it out to call at once`), true
+		}
 		return t.create(ctx, id, msg, p.Name), true
 	case mcp.MethodTasksGet, mcp.MethodTasksResult, mcp.MethodTasksCancel:
 		var p struct {

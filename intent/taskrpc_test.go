@@ -278,6 +278,17 @@ func TestTaskRPCAdvertisingAndForbiddenTools(t *testing.T) {
 	if code, _ := w.rpcErr(ctx, "tasks/get", `{}`); code != mcp.INVALID_PARAMS {
 		t.Fatalf("tasks/get without taskId: %d", code)
 	}
+	// params.task is an object; anything else is refused, and no run
+	// starts for it.
+	for _, task := range []string{`"x"`, `1`, `true`, `[]`} {
+		code, msg := w.rpcErr(ctx, "tools/call", `{"name":"ask","arguments":{"intent":"crawl"},"task":`+task+`}`)
+		if code != mcp.INVALID_PARAMS || !strings.Contains(msg, "must be an object") {
+			t.Errorf("ask with task %s = %d %s", task, code, msg)
+		}
+	}
+	if tasks := w.result(ctx, "tasks/list", `{}`)["tasks"]; tasks != nil && len(tasks.([]any)) != 0 {
+		t.Errorf("refused task params started runs: %v", tasks)
+	}
 }
 
 // A task's run is a run like any other: shutdown interrupts it, and the
