@@ -108,14 +108,19 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 func TestSlowReaderHoldsNoSlot(t *testing.T) {
 	f := newFixture(t, func(c *Config) { c.MaxConcurrentCalls = 1 })
 	body := `{"action":"tickets.search","params":{"query":"printer"}}`
+	slow := `{"action":"reports.build","params":{"query":"monthly"}}`
 	conn := f.dialRaw()
 	if tc, ok := conn.(*net.TCPConn); ok {
 		_ = tc.SetReadBuffer(1024)
 	}
-	if _, err := io.WriteString(conn, rawRequestHead("/v1/ask", keyAlice, len(body))+body); err != nil {
+	if _, err := io.WriteString(conn, rawRequestHead("/v1/ask", keyAlice, len(slow))+slow); err != nil {
 		t.Fatal(err)
 	}
-	// While the answer waits unread, alice's one slot is free again and
+	// The unread call holds alice's one slot first (it was racing the
+	// calls below), then ends.
+	<-f.cat.started
+	f.cat.finish()
+	// While its answer waits unread, alice's one slot is free again and
 	// bob is not held up.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
