@@ -81,8 +81,9 @@ func TaskMethodBlocks(method string) bool { return method == string(mcp.MethodTa
 
 // Handle answers msg, one JSON-RPC message, when it is a task request: a
 // tools/call of ask or act whose params carry task (answered with a
-// CreateTaskResult), a tools/call of another tool with task (-32601: its
-// taskSupport is forbidden), or tasks/get, tasks/result (which blocks
+// CreateTaskResult; -32602 when task is not an object), a tools/call of
+// another tool with task (-32601: its taskSupport is forbidden), or
+// tasks/get, tasks/result (which blocks
 // until the task ends or ctx is done), tasks/cancel or tasks/list. For
 // anything else, handled is false and msg is for mcp-go.
 func (t *TaskRPC) Handle(ctx context.Context, msg []byte) (resp mcp.JSONRPCMessage, handled bool) {
