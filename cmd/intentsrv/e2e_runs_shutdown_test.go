@@ -48,6 +48,7 @@ func TestE2ERunsShutdownAndBound(t *testing.T) {
 		id = string(cut.Data)[i+10 : i+10+26]
 	}
 
+	api.waitArrived(t, "2") // shut down with the request in flight, so it must be aborted
 	if err := stop(); err != nil {
 		t.Fatalf("serve did not exit cleanly on SIGTERM: %v\n%s", err, stderr.String())
 	}

@@ -18,21 +18,23 @@ import (
 )
 
 // slowExports is the exports API on loopback: GET /exports/N answers once
-// release(N) is called, and reports on aborted the exports whose request
-// was cancelled.
+// release(N) is called, reports on aborted the exports whose request was
+// cancelled, and records which requests arrived (waitArrived).
 type slowExports struct {
 	url     string
 	spec    string
 	mu      sync.Mutex
 	gates   map[string]chan struct{}
 	aborted chan string
+	arrived map[string]chan struct{}
 }
 
 func newSlowExports(t *testing.T) *slowExports {
 	t.Helper()
-	s := &slowExports{gates: map[string]chan struct{}{}, aborted: make(chan string, 8)}
+	s := &slowExports{gates: map[string]chan struct{}{}, aborted: make(chan string, 8), arrived: map[string]chan struct{}{}}
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := strings.TrimPrefix(r.URL.Path, "/exports/")
+		s.arrive(id)
 		select {
 		case <-s.gate(id):
 			w.Header().Set("Content-Type", "application/json")
@@ -60,6 +62,38 @@ func (s *slowExports) gate(id string) chan struct{} {
 }
 
 func (s *slowExports) release(id string) { close(s.gate(id)) }
+
+// arrivedChan is closed once the request for export id has reached the API.
+func (s *slowExports) arrivedChan(id string) chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.arrived[id] == nil {
+		s.arrived[id] = make(chan struct{})
+	}
+	return s.arrived[id]
+}
+
+func (s *slowExports) arrive(id string) {
+	c := s.arrivedChan(id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-c:
+	default:
+		close(c)
+	}
+}
+
+// waitArrived waits until the request for export id has reached the API,
+// so that cancelling its call must abort a request in flight.
+func (s *slowExports) waitArrived(t *testing.T, id string) {
+	t.Helper()
+	select {
+	case <-s.arrivedChan(id):
+	case <-time.After(e2eHangGuard):
+		t.Fatalf("the request for export %s never reached the API", id)
+	}
+}
 
 // startExportsServer is serve --http on the exports API with a short
 // --wait and the given run store; it returns the base URL, the process
@@ -143,6 +177,7 @@ func TestE2ERunStoreRedisReplicas(t *testing.T) {
 		t.Fatalf("B awaits A's run: %+v", res)
 	}
 	second := startExport(t, a, 2)
+	api.waitArrived(t, "2") // cancelled in flight, so its request must be aborted
 	if res := runOp(t, b, "runs.cancel", second); !res.OK {
 		t.Fatalf("B cancels A's run: %+v", res)
 	}

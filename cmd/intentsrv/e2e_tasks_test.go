@@ -140,6 +140,9 @@ func TestE2EStdioTasks(t *testing.T) {
 	}
 
 	s.send(taskRequest("result1", "tasks/result", first))
+	// Cancel export 2 once its request is in flight: cancelled earlier, it
+	// would never reach the API, and nothing would be aborted there.
+	api.waitArrived(t, "2")
 	s.send(taskRequest("cancel2", "tasks/cancel", second))
 	if id, status := taskOf(t, awaitReply(s, seen, "cancel2")); id != second || status != "cancelled" {
 		t.Fatalf("tasks/cancel: %s %s", id, status)
