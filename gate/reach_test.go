@@ -182,20 +182,7 @@ func TestUnreachableFoundOnEveryCore(t *testing.T) {
 			if r.Passed() {
 				t.Fatal("the gate passed a catalog with unreachable operations")
 			}
-			got := map[string]string{}
-			for _, u := range r.Unreachable {
-				got[u.ID] = u.Check
-			}
-			for id, check := range broken {
-				if got[id] != check {
-					t.Errorf("%s: unreachable by %q, want %q", id, got[id], check)
-				}
-			}
-			for id, check := range got {
-				if broken[id] == "" {
-					t.Errorf("%s reported unreachable by %s, but nothing is wrong with it", id, check)
-				}
-			}
+			expectUnreachable(t, r, broken)
 			if n := len(r.Breaches); n != len(broken) {
 				t.Errorf("%d breaches, want one per broken operation (%d): %v", n, len(broken), r.Breaches)
 			}
@@ -250,20 +237,7 @@ func TestBrokenSharedSchemasFound(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := map[string]string{}
-				for _, u := range r.Unreachable {
-					got[u.ID] = u.Check
-				}
-				for id, check := range broken {
-					if got[id] != check {
-						t.Errorf("%s (schema does not compile): unreachable by %q, want %q", id, got[id], check)
-					}
-				}
-				for id, check := range got {
-					if broken[id] == "" {
-						t.Errorf("%s reported unreachable by %s, but nothing is wrong with it", id, check)
-					}
-				}
+				expectUnreachable(t, r, broken)
 				if r.Operations != len(ops) {
 					t.Errorf("%d operations checked, want %d", r.Operations, len(ops))
 				}
@@ -286,5 +260,25 @@ func TestProbeOrderGroupsSchemas(t *testing.T) {
 	}
 	if want := []string{"s.v", "s.x", "s.z", "s.w", "s.y"}; !slices.Equal(got, want) {
 		t.Errorf("probe order %v, want %v", got, want)
+	}
+}
+
+// expectUnreachable checks that r reports exactly the operations of broken
+// unreachable, each by the check broken names.
+func expectUnreachable(t *testing.T, r *Report, broken map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	for _, u := range r.Unreachable {
+		got[u.ID] = u.Check
+	}
+	for id, check := range broken {
+		if got[id] != check {
+			t.Errorf("%s: unreachable by %q, want %q", id, got[id], check)
+		}
+	}
+	for id, check := range got {
+		if broken[id] == "" {
+			t.Errorf("%s reported unreachable by %s, but nothing is wrong with it", id, check)
+		}
 	}
 }

@@ -305,6 +305,20 @@ func callResult(resp mcp.JSONRPCMessage) (*mcp.CallToolResult, bool) {
 // or a middleware returned; a result that carries none is an internal
 // error.
 func envelopeOfResult(res *mcp.CallToolResult) *Envelope {
+	env, ok := ResultEnvelope(res)
+	if !ok {
+		return failure(CodeInternalError, "the call answered without an envelope", nil, nil)
+	}
+	return env
+}
+
+// ResultEnvelope decodes the envelope an intent tool returned as a tool
+// result's structured content (ToolResult's, or a client's decoding of
+// it); ok is false when res carries none.
+func ResultEnvelope(res *mcp.CallToolResult) (env *Envelope, ok bool) {
+	if res == nil {
+		return nil, false
+	}
 	var raw []byte
 	switch v := res.StructuredContent.(type) {
 	case json.RawMessage:
@@ -315,11 +329,11 @@ func envelopeOfResult(res *mcp.CallToolResult) *Envelope {
 	default:
 		raw, _ = json.Marshal(v)
 	}
-	env := &Envelope{}
+	env = &Envelope{}
 	if len(raw) == 0 || json.Unmarshal(raw, env) != nil {
-		return failure(CodeInternalError, "the call answered without an envelope", nil, nil)
+		return nil, false
 	}
-	return env
+	return env, true
 }
 
 func rpcError(id mcp.RequestId, code int, message string) mcp.JSONRPCMessage {

@@ -56,25 +56,13 @@ func toolArguments(req mcp.CallToolRequest) []byte {
 }
 
 // resultEnvelope recovers the envelope an intent tool returned as
-// structured content.
+// structured content; a failed call or a result without one is an
+// internal error.
 func resultEnvelope(res *mcp.CallToolResult, err error) *intent.Envelope {
-	env := &intent.Envelope{Code: intent.CodeInternalError}
-	if err != nil || res == nil {
+	if env, ok := intent.ResultEnvelope(res); err == nil && ok {
 		return env
 	}
-	var raw []byte
-	switch v := res.StructuredContent.(type) {
-	case json.RawMessage:
-		raw = v
-	case []byte:
-		raw = v
-	default:
-		raw, _ = json.Marshal(v)
-	}
-	if json.Unmarshal(raw, env) != nil {
-		return &intent.Envelope{Code: intent.CodeInternalError}
-	}
-	return env
+	return &intent.Envelope{Code: intent.CodeInternalError}
 }
 
 // busy is the answer to a call over the principal's concurrency cap.

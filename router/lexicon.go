@@ -269,9 +269,6 @@ func normPhrase(p string) string {
 // reversedVerb for words the lexicon does not know (ablation "reversals").
 type verbClassifier struct{ reversals bool }
 
-// opVerb classifies op with every rule on.
-func opVerb(op *operations.Operation) verbClass { return verbClassifier{reversals: true}.of(op) }
-
 // of classifies an operation by the first verb word of its name (the
 // last id segment), falling back to its summary's first word and its kind.
 func (v verbClassifier) of(op *operations.Operation) verbClass {
@@ -344,7 +341,7 @@ func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 	noun := pathNoun(p)
 	if !item && noun != "" {
 		// The segment's first verb names the action ("cancel",
-		// "resend_confirmation", "X-Amz-Target=Svc.UntagResource").
+		// "send_invoice", "X-Amz-Target=Svc.UntagResource").
 		var c verbClass
 		splitWords(noun, func(w string) {
 			if c == verbNone {

@@ -260,13 +260,13 @@ func TestPathNamedOperations(t *testing.T) {
 		{"POST", "/#X-Amz-Target=Svc.UntagResource", verbDelete},
 		{"POST", "/#X-Amz-Target=Svc.DisassociateMember", verbDelete},
 	} {
-		if got := opVerb(op(c.method, c.path)); got != c.want {
+		if got := (verbClassifier{reversals: true}).of(op(c.method, c.path)); got != c.want {
 			t.Errorf("%s %s: verb %v, want %v", c.method, c.path, got, c.want)
 		}
 	}
 	// A hand-written name keeps its own verb.
 	gh := &operations.Operation{ID: "gh.users.get_authenticated", HTTP: &operations.HTTPBinding{Method: "GET", Path: "/user"}}
-	if got := opVerb(gh); got != verbRead {
+	if got := (verbClassifier{reversals: true}).of(gh); got != verbRead {
 		t.Errorf("users.get_authenticated: verb %v, want read", got)
 	}
 	ops := []*operations.Operation{

@@ -52,33 +52,29 @@ func newSlowExports(t *testing.T) *slowExports {
 	return s
 }
 
-func (s *slowExports) gate(id string) chan struct{} {
+// signal returns id's channel in m, made on first use.
+func (s *slowExports) signal(m map[string]chan struct{}, id string) chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.gates[id] == nil {
-		s.gates[id] = make(chan struct{})
+	if m[id] == nil {
+		m[id] = make(chan struct{})
 	}
-	return s.gates[id]
+	return m[id]
 }
+
+func (s *slowExports) gate(id string) chan struct{} { return s.signal(s.gates, id) }
 
 func (s *slowExports) release(id string) { close(s.gate(id)) }
 
 // arrivedChan is closed once the request for export id has reached the API.
-func (s *slowExports) arrivedChan(id string) chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.arrived[id] == nil {
-		s.arrived[id] = make(chan struct{})
-	}
-	return s.arrived[id]
-}
+func (s *slowExports) arrivedChan(id string) chan struct{} { return s.signal(s.arrived, id) }
 
 func (s *slowExports) arrive(id string) {
 	c := s.arrivedChan(id)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
-	case <-c:
+	case <-c: // a repeated request
 	default:
 		close(c)
 	}
