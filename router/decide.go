@@ -94,15 +94,72 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		// for is hidden by the filter, and the reads left do something
 		// else. The reads stay as "closest"; Result.Verb says why.
 		res.Decision = DecisionNoMatch
-	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d && r.runAgrees(groups, qverb, hits[0].d) && (sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate):
+	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d && r.runAgrees(groups, qverb, hits[0].d) && (sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) && r.decisive(groups, first, sc):
 		// Confident, clearly ahead, the same leader on both passes,
-		// doing what the verb asks, and, when the re-ranker ordered the
-		// candidates, likely under its weights.
+		// doing what the verb asks, when the re-ranker ordered the
+		// candidates likely under its weights, and set apart from its
+		// nearest rival by a word of the request.
 		res.Decision = DecisionRun
 	default:
 		res.Decision = DecisionChoose
 	}
 	return res
+}
+
+// decisive reports whether a word of the request sets the leader of
+// first apart from its nearest rival: the leader matched a word (or
+// phrase) the rival did not, and the rival none the leader did not. Two
+// operations that matched the same words differ only in where those words
+// sit (field weights, length, priors), which ranks them but cannot tell
+// which one the caller meant: "list coaches" matches the list of every
+// coach and the coaches of one patient alike, and running either would be
+// a guess.
+//
+// A rival is a later candidate (of the next few) that is as good a
+// reading of the request: it is of the leader's kind (a read does not
+// rival a delete), and its address names no more words the request left
+// out than the leader's does (unasked). "delete gist 3" runs the gist's
+// delete although the delete of a gist's comment matched the same words:
+// the comment is not in the request.
+func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
+	if len(first) < 2 || !r.tu.decisive {
+		return true
+	}
+	lead := first[0].d
+	extra := r.unasked(groups, lead)
+	for _, h := range first[1:min(len(first), rivalsChecked+1)] {
+		if r.ops[h.d].Kind != r.ops[lead].Kind || r.unasked(groups, h.d) > extra {
+			continue
+		}
+		a, b := sc.mask[lead], sc.mask[h.d]
+		return a&^b != 0 && b&^a == 0
+	}
+	return true
+}
+
+// rivalsChecked is how many candidates after the leader decisive looks
+// through for a rival.
+const rivalsChecked = 4
+
+// unasked counts the words of operation d's address that no word of the
+// request names: the literal segments of its HTTP path, or without one
+// the words of its id's resource and name. Learned neighbours do not
+// count as naming a word.
+func (r *Router) unasked(groups []group, d uint32) int {
+	words := r.idx.pathTerms.of(d)
+	if len(words) == 0 {
+		words = r.idx.idTerms.of(d)
+	}
+	n := 0
+	for _, t := range words {
+		named := slices.ContainsFunc(groups, func(g group) bool {
+			return !g.learned && slices.ContainsFunc(g.variants, func(v variant) bool { return v.t == t })
+		})
+		if !named {
+			n++
+		}
+	}
+	return n
 }
 
 // coverage is the share of the query weight that the groups in mask carry.

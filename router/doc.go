@@ -157,7 +157,9 @@
 // least runConfidence, its relative margin at least runMargin, and it does
 // what the query's verb asks (runAgrees: a read never runs a write nor a
 // write a read; a list of many never runs a read of one, nor the other way
-// round); DecisionChoose otherwise. When the query's verb asks for a write or a
+// round), and a word of the query sets it apart from its nearest rival
+// (decisive: two operations that matched the same words are a guess);
+// DecisionChoose otherwise. When the query's verb asks for a write or a
 // delete, an operation the filter hides outscores every allowed one, and
 // the leader only reads, the answer is DecisionNoMatch (Result.Verb tells
 // the caller that state-changing operations are hidden). The constants are in decide.go, tuned on

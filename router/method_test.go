@@ -329,3 +329,54 @@ func TestSlugChoosesTheOwnerAndNamePath(t *testing.T) {
 		t.Errorf("slugs switched off: %s first; the test no longer shows what the pair does", got)
 	}
 }
+
+// TestRunNeedsAWordThatSetsTheLeaderApart: "list coaches" matches the
+// coaches of one patient and the list of every coach with the same words;
+// the first leads on where its words sit, which is a guess at which one
+// the caller meant, so find lists both and nothing runs. A word only the
+// leader has ("update a patient record") still runs it. The catalog is
+// from a real health API's spec, its summaries withheld as the corpus
+// benchmark withholds them.
+func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
+	op := func(id, method, desc, path string, kind operations.Kind) *operations.Operation {
+		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Description: desc, Kind: kind,
+			HTTP: &operations.HTTPBinding{Method: method, Path: path}}
+	}
+	ops := []*operations.Operation{
+		op("care.patient.put_patient", "PUT", "Create a new patient or update an existing patient", "/patient", operations.KindWrite),
+		op("care.patient.patch_patient_id", "PATCH", "Update a patient record.", "/patient/{id}", operations.KindWrite),
+		op("care.patient.get_patient", "GET", "Get a list of patients.", "/patient", operations.KindRead),
+		op("care.patient.post_patient", "POST", "Create a patient record.", "/patient", operations.KindWrite),
+		op("care.patient.get_patient_id", "GET", "Gets a patient record by id.", "/patient/{id}", operations.KindRead),
+		op("care.coach.get_coach", "GET", "Get a list of coaches matching the specified filters.", "/coach", operations.KindRead),
+		op("care.coach.get_coach_id", "GET", "Get a coach record by id.", "/coach/{id}", operations.KindRead),
+		op("care.patient.get_patient_id_coaches", "GET", "Get the list of coaches for a patient.", "/patient/{id}/coaches", operations.KindRead),
+	}
+	top2 := func(res Result) []string {
+		var ids []string
+		for _, c := range res.Candidates[:min(2, len(res.Candidates))] {
+			ids = append(ids, c.Op.ID)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	r := New(ops, Options{})
+	res := r.Search("list coaches", Filter{}, 5)
+	if want := []string{"care.coach.get_coach", "care.patient.get_patient_id_coaches"}; res.Decision != DecisionChoose || !slices.Equal(top2(res), want) {
+		t.Errorf("list coaches: %s %v, want choose between %v", res.Decision, top2(res), want)
+	}
+	if res := r.Search("update a patient record", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "care.patient.patch_patient_id" {
+		t.Errorf("update a patient record: %s, want a run of care.patient.patch_patient_id", res.Decision)
+	}
+	if res := New(ops, Options{Ablate: []string{"decisive"}}).Search("list coaches", Filter{}, 5); res.Decision != DecisionRun {
+		t.Errorf("list coaches with decisive off: %s; the test no longer shows what the rule does", res.Decision)
+	}
+	gists := []*operations.Operation{
+		op("gh.gists.delete", "DELETE", "Delete a gist", "/gists/{gist_id}", operations.KindDestructive),
+		op("gh.gists.delete_comment", "DELETE", "Delete a gist comment", "/gists/{gist_id}/comments/{comment_id}", operations.KindDestructive),
+		op("gh.gists.get", "GET", "Get a gist", "/gists/{gist_id}", operations.KindRead),
+	}
+	if res := New(gists, Options{}).Search("delete gist 3", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "gh.gists.delete" {
+		t.Errorf("delete gist 3: %s, want a run of gh.gists.delete (its comment's delete names a word the request left out)", res.Decision)
+	}
+}
