@@ -59,13 +59,23 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// they are words to match, not the action.
 		qverb = verbRead
 	}
+	// After a request marker the action is the word in the verb's
+	// place ("I'm organizing a party and need quotes. Can you fetch one
+	// by id?"): the words before the marker tell the caller's situation,
+	// and the verbs after that place are words to match ("can you
+	// suggest a plant that adds colour" asks for no change). -1: no
+	// marker, the first verb anywhere is the action.
+	slot := -1
+	if r.tu.requestClause {
+		slot = verbSlot(words)
+	}
 	for i := 0; i < len(words) && len(groups) < maxGroups; i++ {
 		w := words[i]
 		// Only the first verb is the query's action ("list all open
 		// tickets": list, and open is a word to match).
 		vc := verbNone
 		pv := ""
-		if !r.opts.noVerbs && qverb == verbNone {
+		if !r.opts.noVerbs && qverb == verbNone && (slot < 0 || i == slot) {
 			vc = verbLexicon[w]
 			if vc == verbNone && r.tu.reversals {
 				vc = reversedVerb(w)
@@ -374,6 +384,38 @@ func asksToKnow(words []string) bool {
 		return true
 	}
 	return false
+}
+
+// verbSlot returns the index of the word in the verb's place after the
+// first request marker of words ("can you", "could you", "would you",
+// "will you", "please", "kindly"): the first word after it that is not a
+// stop word, a filler or the caller ("can you please help me fetch":
+// fetch). It returns -1 when there is no marker (the first verb anywhere
+// is then the action) or no word after it.
+func verbSlot(words []string) int {
+	after := 0
+	for i, w := range words {
+		switch w {
+		case "please", "kindly":
+			after = i + 1
+		case "can", "could", "would", "will":
+			if i+1 < len(words) && words[i+1] == "you" {
+				after = i + 2
+			}
+		}
+		if after > 0 {
+			break
+		}
+	}
+	if after == 0 {
+		return -1
+	}
+	for i := after; i < len(words); i++ {
+		if w := words[i]; !isStopWord(w) && !isQueryFiller(w) && !selfWords[w] {
+			return i
+		}
+	}
+	return -1
 }
 
 // impliedVerb is the action of a query without a verb: a singular noun

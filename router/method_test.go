@@ -70,6 +70,37 @@ func TestResultVerbAndHiddenWrites(t *testing.T) {
 	}
 }
 
+// TestActionIsWhatTheRequestAsks: a request that tells its situation
+// before asking ("I'm planning a party and want to create a playlist. Can
+// you show me the open tickets?") asks for what follows the request
+// marker, in the verb's place; verbs before the marker, or after that
+// place, are words to match. Without a marker the first verb is the
+// action, as before.
+func TestActionIsWhatTheRequestAsks(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]operations.Kind{
+		"I'm planning a party and want to create a playlist. Can you show me the open tickets?":        operations.KindRead,
+		"I am writing a report on our backlog; could you please list the tickets that mention billing": operations.KindRead,
+		"Can you suggest a macro that adds a tag to ticket 4?":                                         "",
+		"My manager is reviewing our queue. Could you delete ticket 4?":                                operations.KindDestructive,
+		"I want to create a ticket for the printer outage":                                             operations.KindWrite,
+	}
+	r := New(reg.All(), Options{})
+	for q, want := range cases {
+		if got := r.Search(q, Filter{}, 5).Verb; got != want {
+			t.Errorf("%q: Verb %q, want %q", q, got, want)
+		}
+	}
+	off := New(reg.All(), Options{Ablate: []string{"request-clause"}})
+	q := "I'm planning a party and want to create a playlist. Can you show me the open tickets?"
+	if got := off.Search(q, Filter{}, 5).Verb; got != operations.KindWrite {
+		t.Errorf("request-clause off: Verb %q; the test no longer shows what the rule does", got)
+	}
+}
+
 // TestSummaryStatedInFull: GitHub-shaped operations where the short
 // summary the query states in full must beat longer summaries that only
 // contain its words, and an acronym plural ("PRs") must reach pull
