@@ -136,7 +136,10 @@
 //     only, and a run also needs its probability for the leader (the
 //     softmax of the pool) to reach runProbability.
 //   - Questions about state ("is issue 5 open", "did the build fail")
-//     read whatever verbs they hold (asksToKnow); a singular noun with no
+//     read whatever verbs they hold (asksToKnow). After a request marker
+//     ("can you", "could you", "please") the action is the word in the
+//     verb's place (verbSlot): "I'm writing an article; can you list the
+//     continents" lists. A singular noun with no
 //     identifier ("get the invoice") is one item in a read, update or
 //     delete and its collection in a create.
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
