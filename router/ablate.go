@@ -16,7 +16,7 @@ var Ablations = []string{
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals",
-	"run-gate", "slugs", "decisive", "request-clause",
+	"run-gate", "slugs", "decisive", "request-clause", "modifiers",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -115,6 +115,9 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("slugs") {
 			tu.slugBoost = 0
+		}
+		if on("modifiers") {
+			tu.modifiers = false
 		}
 		if on("request-clause") {
 			tu.requestClause = false

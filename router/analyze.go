@@ -75,7 +75,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// tickets": list, and open is a word to match).
 		vc := verbNone
 		pv := ""
-		if !r.opts.noVerbs && qverb == verbNone && (slot < 0 || i == slot) {
+		if !r.opts.noVerbs && qverb == verbNone && (slot < 0 || i == slot) && !(r.tu.modifiers && i > 0 && modifies(words[i-1])) {
 			vc = verbLexicon[w]
 			if vc == verbNone && r.tu.reversals {
 				vc = reversedVerb(w)
@@ -416,6 +416,21 @@ func verbSlot(words []string) int {
 		}
 	}
 	return -1
+}
+
+// modifies reports whether w, before a word, makes that word part of a
+// noun phrase rather than the request's verb: a determiner, a quantifier,
+// a possessive or a preposition ("any new tickets", "count of new
+// tickets", "the open queue"). "to" is not one: "I want to open a ticket".
+func modifies(w string) bool {
+	switch w {
+	case "a", "an", "the", "any", "some", "all", "every", "each", "no",
+		"my", "our", "your", "their", "his", "her", "its",
+		"this", "that", "these", "those",
+		"of", "in", "on", "for", "with", "by", "from", "at", "about":
+		return true
+	}
+	return false
 }
 
 // impliedVerb is the action of a query without a verb: a singular noun

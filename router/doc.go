@@ -139,7 +139,9 @@
 //     read whatever verbs they hold (asksToKnow). After a request marker
 //     ("can you", "could you", "please") the action is the word in the
 //     verb's place (verbSlot): "I'm writing an article; can you list the
-//     continents" lists. A singular noun with no
+//     continents" lists. A word after a determiner or a preposition is
+//     part of a noun phrase, never the action (modifies: "any new
+//     tickets", "count of new tickets"). A singular noun with no
 //     identifier ("get the invoice") is one item in a read, update or
 //     delete and its collection in a create.
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that

@@ -87,6 +87,11 @@ func TestActionIsWhatTheRequestAsks(t *testing.T) {
 		"Can you suggest a macro that adds a tag to ticket 4?":                                         "",
 		"My manager is reviewing our queue. Could you delete ticket 4?":                                operations.KindDestructive,
 		"I want to create a ticket for the printer outage":                                             operations.KindWrite,
+		// A word after a determiner or a preposition is part of a noun
+		// phrase, not the action.
+		"any new tickets nobody has picked up?":    "",
+		"daily count of new tickets since March 1": "",
+		"new ticket for the printer outage":        operations.KindWrite,
 	}
 	r := New(reg.All(), Options{})
 	for q, want := range cases {
@@ -98,6 +103,9 @@ func TestActionIsWhatTheRequestAsks(t *testing.T) {
 	q := "I'm planning a party and want to create a playlist. Can you show me the open tickets?"
 	if got := off.Search(q, Filter{}, 5).Verb; got != operations.KindWrite {
 		t.Errorf("request-clause off: Verb %q; the test no longer shows what the rule does", got)
+	}
+	if got := New(reg.All(), Options{Ablate: []string{"modifiers"}}).Search("any new tickets nobody has picked up?", Filter{}, 5).Verb; got != operations.KindWrite {
+		t.Errorf("modifiers off: Verb %q; the test no longer shows what the rule does", got)
 	}
 }
 
