@@ -388,16 +388,19 @@ func asksToKnow(words []string) bool {
 
 // verbSlot returns the index of the word in the verb's place after the
 // first request marker of words ("can you", "could you", "would you",
-// "will you", "please", "kindly"): the first word after it that is not a
-// stop word, a filler or the caller ("can you please help me fetch":
-// fetch). It returns -1 when there is no marker (the first verb anywhere
-// is then the action) or no word after it.
+// "will you"): the first word after it that is not a stop word, a filler
+// or the caller ("can you please help me fetch": fetch). It returns -1
+// when there is no marker or no word after it, and when the request
+// starts with a verb: an order's first word is its action ("delete ticket
+// 4, can you confirm it is gone?" deletes), so the first verb anywhere
+// is the action then.
 func verbSlot(words []string) int {
+	if len(words) == 0 || verbLexicon[words[0]] != verbNone {
+		return -1
+	}
 	after := 0
 	for i, w := range words {
 		switch w {
-		case "please", "kindly":
-			after = i + 1
 		case "can", "could", "would", "will":
 			if i+1 < len(words) && words[i+1] == "you" {
 				after = i + 2

@@ -84,6 +84,7 @@ func TestActionIsWhatTheRequestAsks(t *testing.T) {
 	cases := map[string]operations.Kind{
 		"I'm planning a party and want to create a playlist. Can you show me the open tickets?":        operations.KindRead,
 		"I am writing a report on our backlog; could you please list the tickets that mention billing": operations.KindRead,
+		"Delete ticket 4, can you confirm it is gone?":                                                 operations.KindDestructive,
 		"Can you suggest a macro that adds a tag to ticket 4?":                                         "",
 		"My manager is reviewing our queue. Could you delete ticket 4?":                                operations.KindDestructive,
 		"I want to create a ticket for the printer outage":                                             operations.KindWrite,
