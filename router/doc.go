@@ -158,17 +158,18 @@
 // coverage is below noMatchCoverage (Candidates still hold the closest
 // partial matches, which a caller shows flagged low; they are empty only
 // when no word of the query, nor any learned neighbour, meets the
-// catalog); DecisionRun only when the leader's confidence is at
-// least runConfidence, its relative margin at least runMargin, and it does
-// what the query's verb asks (runAgrees: a read never runs a write nor a
-// write a read; a list of many never runs a read of one, nor the other way
-// round), and a word of the query sets it apart from its nearest rival
-// (decisive: two operations that matched the same words are a guess);
-// DecisionChoose otherwise. When the query's verb asks for a write or a
-// delete, an operation the filter hides outscores every allowed one, and
-// the leader only reads, the answer is DecisionNoMatch (Result.Verb tells
-// the caller that state-changing operations are hidden). The constants are in decide.go, tuned on
-// testdata/intents/helpdesk.jsonl for run precision first.
+// catalog); DecisionRun only when the leader's confidence is at least
+// runConfidence, its relative margin at least runMargin, it does what the
+// query's verb asks (runAgrees: a read never runs a write nor a write a
+// read; a list of many never runs a read of one, nor the other way
+// round), and a word of the query sets it apart from its nearest rival (decisive: two operations
+// that matched the same words are a guess); DecisionChoose otherwise.
+// When the query's verb asks for a write or a delete, an operation the
+// filter hides outscores every allowed one, and the leader only reads,
+// the answer is DecisionNoMatch (Result.Verb tells the caller that
+// state-changing operations are hidden). The constants are in decide.go,
+// tuned on testdata/intents/helpdesk.jsonl for run precision first, and
+// the probability floor on the corpus benchmark's tune split.
 //
 // # Build
 //
