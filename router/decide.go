@@ -97,16 +97,25 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		// for is hidden by the filter, and the reads left do something
 		// else. The reads stay as "closest"; Result.Verb says why.
 		res.Decision = DecisionNoMatch
-	case res.Candidates[0].Confidence >= runConfidence && margin >= runMargin && first[0].d == hits[0].d && r.runAgrees(groups, qverb, hits[0].d) && (sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) && r.decisive(groups, first, sc):
-		// Confident, clearly ahead, the same leader on both passes,
-		// doing what the verb asks, when the re-ranker ordered the
-		// candidates likely under its weights, and set apart from its
-		// nearest rival by a word of the request.
+	case r.mayRun(groups, qverb, res.Candidates[0].Confidence, margin, hits, first, sc):
 		res.Decision = DecisionRun
 	default:
 		res.Decision = DecisionChoose
 	}
 	return res
+}
+
+// mayRun reports whether the leader of hits, with confidence conf and
+// first's margin, may run: confident, clearly ahead, the same leader on
+// both passes, doing what the verb asks, when the re-ranker ordered the
+// candidates likely under its weights, and set apart from its nearest
+// rival by a word of the request.
+func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, hits, first []hit, sc *scratch) bool {
+	return conf >= runConfidence && margin >= runMargin &&
+		first[0].d == hits[0].d &&
+		r.runAgrees(groups, qverb, hits[0].d) &&
+		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
+		r.decisive(groups, first, sc)
 }
 
 // decisive reports whether a word of the request sets the leader of
