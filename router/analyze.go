@@ -399,15 +399,9 @@ func verbSlot(words []string) int {
 		return -1
 	}
 	after := 0
-	for i, w := range words {
-		switch w {
-		case "can", "could", "would", "will":
-			if i+1 < len(words) && words[i+1] == "you" {
-				after = i + 2
-			}
-		}
-		if after > 0 {
-			break
+	for i := 0; i+1 < len(words) && after == 0; i++ {
+		if words[i+1] == "you" && requestModals[words[i]] {
+			after = i + 2
 		}
 	}
 	if after == 0 {
@@ -420,6 +414,9 @@ func verbSlot(words []string) int {
 	}
 	return -1
 }
+
+// requestModals are the words that, before "you", ask for something.
+var requestModals = map[string]bool{"can": true, "could": true, "would": true, "will": true}
 
 // modifies reports whether w, before a word, makes that word part of a
 // noun phrase rather than the request's verb: a determiner, a quantifier,

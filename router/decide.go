@@ -115,7 +115,7 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		first[0].d == hits[0].d &&
 		r.runAgrees(groups, qverb, hits[0].d) &&
 		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
-		r.decisive(groups, first, sc)
+		r.decisive(first, sc)
 }
 
 // decisive reports whether a word of the request sets the leader of
@@ -133,14 +133,14 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 // out than the leader's does (unasked). "delete gist 3" runs the gist's
 // delete although the delete of a gist's comment matched the same words:
 // the comment is not in the request.
-func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
+func (r *Router) decisive(first []hit, sc *scratch) bool {
 	if len(first) < 2 || !r.tu.decisive {
 		return true
 	}
 	lead := first[0].d
-	extra := r.unasked(groups, lead)
+	extra := r.unasked(lead, sc)
 	for _, h := range first[1:min(len(first), rivalsChecked+1)] {
-		if r.ops[h.d].Kind != r.ops[lead].Kind || r.unasked(groups, h.d) > extra {
+		if r.ops[h.d].Kind != r.ops[lead].Kind || r.unasked(h.d, sc) > extra {
 			continue
 		}
 		a, b := sc.mask[lead], sc.mask[h.d]
@@ -153,25 +153,17 @@ func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 // through for a rival.
 const rivalsChecked = 4
 
-// unasked counts the words of operation d's address that no word of the
-// request names: the literal segments of its HTTP path, or without one
-// the words of its id's resource and name. Learned neighbours do not
-// count as naming a word.
-func (r *Router) unasked(groups []group, d uint32) int {
+// unasked counts the words of operation d's address that the request
+// does not name: the literal segments of its HTTP path, or without one
+// the words of its id's resource and name. Named means among the query's
+// terms as score collected them (sc.qterms), the set the re-ranker's
+// path_unsaid and id_share features read.
+func (r *Router) unasked(d uint32, sc *scratch) int {
 	words := r.idx.pathTerms.of(d)
 	if len(words) == 0 {
 		words = r.idx.idTerms.of(d)
 	}
-	n := 0
-	for _, t := range words {
-		named := slices.ContainsFunc(groups, func(g group) bool {
-			return !g.learned && slices.ContainsFunc(g.variants, func(v variant) bool { return v.t == t })
-		})
-		if !named {
-			n++
-		}
-	}
-	return n
+	return len(words) - sc.qterms.count(words)
 }
 
 // coverage is the share of the query weight that the groups in mask carry.
