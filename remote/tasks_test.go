@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/intentsrv/intentsrv/intent"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // mcpPeer is one principal's raw JSON-RPC conversation with /mcp.
@@ -98,21 +99,20 @@ func task(t *testing.T, r rpcReply) (id, status string) {
 	if r.Error != nil {
 		t.Fatalf("want a task, got error %d %s", r.Error.Code, r.Error.Message)
 	}
-	var v struct {
-		TaskID string `json:"taskId"`
-		Status string `json:"status"`
-		Task   *struct {
-			TaskID string `json:"taskId"`
-			Status string `json:"status"`
-		} `json:"task"`
+	var created struct {
+		Task *mcp.Task `json:"task"`
 	}
-	if err := json.Unmarshal(r.Result, &v); err != nil {
+	var got mcp.Task
+	if err := json.Unmarshal(r.Result, &created); err != nil {
 		t.Fatal(err)
 	}
-	if v.Task != nil {
-		return v.Task.TaskID, v.Task.Status
+	if created.Task != nil {
+		return created.Task.TaskId, string(created.Task.Status)
 	}
-	return v.TaskID, v.Status
+	if err := json.Unmarshal(r.Result, &got); err != nil {
+		t.Fatal(err)
+	}
+	return got.TaskId, string(got.Status)
 }
 
 // MCP Tasks over /mcp are the key's principal's, with sessions and

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // awaitReply returns the reply to id, keeping the replies to other ids
@@ -58,21 +60,20 @@ func taskOf(t *testing.T, r rawReply) (id, status string) {
 	if r.Error != nil {
 		t.Fatalf("%v: %s", r.ID, r.line)
 	}
-	var v struct {
-		TaskID string `json:"taskId"`
-		Status string `json:"status"`
-		Task   *struct {
-			TaskID string `json:"taskId"`
-			Status string `json:"status"`
-		} `json:"task"`
+	var created struct {
+		Task *mcp.Task `json:"task"`
 	}
-	if err := json.Unmarshal(r.Result, &v); err != nil {
+	var got mcp.Task
+	if err := json.Unmarshal(r.Result, &created); err != nil {
 		t.Fatalf("%v: %s", r.ID, r.line)
 	}
-	if v.Task != nil {
-		return v.Task.TaskID, v.Task.Status
+	if created.Task != nil {
+		return created.Task.TaskId, string(created.Task.Status)
 	}
-	return v.TaskID, v.Status
+	if err := json.Unmarshal(r.Result, &got); err != nil {
+		t.Fatalf("%v: %s", r.ID, r.line)
+	}
+	return got.TaskId, string(got.Status)
 }
 
 // TestE2EStdioTasks drives MCP Tasks over the real binary's stdio with raw
