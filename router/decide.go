@@ -108,14 +108,15 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 // mayRun reports whether the leader of hits, with confidence conf and
 // first's margin, may run: confident, clearly ahead, the same leader on
 // both passes, doing what the verb asks, when the re-ranker ordered the
-// candidates likely under its weights, and set apart from its nearest
-// rival by a word of the request.
+// candidates likely under its weights, set apart from its nearest rival
+// by a word of the request, and no operation close behind it named for
+// the action the request asks.
 func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, hits, first []hit, sc *scratch) bool {
 	return conf >= runConfidence && margin >= runMargin &&
 		first[0].d == hits[0].d &&
 		r.runAgrees(groups, qverb, hits[0].d) &&
 		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
-		r.decisive(first, sc)
+		r.decisive(first, sc) && !r.namedElsewhere(groups, first)
 }
 
 // decisive reports whether a word of the request sets the leader of
@@ -149,6 +150,47 @@ func (r *Router) decisive(first []hit, sc *scratch) bool {
 	return true
 }
 
+// namedElsewhere reports whether one of the candidates after the leader
+// of first (of the next few, of any kind) has in its address the
+// request's action word, which the leader's address lacks. An API that has
+// an operation named for the action the request asks is where a caller
+// who asked it most likely meant to go, even when the other words rank
+// another first: "Reset a server" ranks the server's delete first
+// ("reset" is learned as a delete), while POST /servers/{id}/actions/reset
+// says "reset"; "Detach volume" ranks DELETE /volumes/{id} over
+// .../actions/detach. Running the leader would be a guess, so the answer
+// is choose, with both listed.
+func (r *Router) namedElsewhere(groups []group, first []hit) bool {
+	if len(first) < 2 || !r.tu.namedElsewhere {
+		return false
+	}
+	lead := r.address(first[0].d)
+	for _, g := range groups {
+		if !g.verb || len(g.variants) == 0 {
+			continue
+		}
+		t := g.variants[0].t // the word as said (or its stem)
+		if slices.Contains(lead, t) {
+			continue
+		}
+		for _, h := range first[1:min(len(first), rivalsChecked+1)] {
+			if slices.Contains(r.address(h.d), t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// address returns the words of operation d's address: the literal
+// segments of its HTTP path, or without one its id's resource and name.
+func (r *Router) address(d uint32) []uint32 {
+	if words := r.idx.pathTerms.of(d); len(words) > 0 {
+		return words
+	}
+	return r.idx.idTerms.of(d)
+}
+
 // rivalsChecked is how many candidates after the leader decisive looks
 // through for a rival.
 const rivalsChecked = 4
@@ -159,10 +201,7 @@ const rivalsChecked = 4
 // terms as score collected them (sc.qterms), the set the re-ranker's
 // path_unsaid and id_share features read.
 func (r *Router) unasked(d uint32, sc *scratch) int {
-	words := r.idx.pathTerms.of(d)
-	if len(words) == 0 {
-		words = r.idx.idTerms.of(d)
-	}
+	words := r.address(d)
 	return len(words) - sc.qterms.count(words)
 }
 

@@ -162,8 +162,11 @@
 // runConfidence, its relative margin at least runMargin, it does what the
 // query's verb asks (runAgrees: a read never runs a write nor a write a
 // read; a list of many never runs a read of one, nor the other way
-// round), and a word of the query sets it apart from its nearest rival (decisive: two operations
-// that matched the same words are a guess); DecisionChoose otherwise.
+// round), a word of the query sets it apart from its nearest rival (decisive: two operations
+// that matched the same words are a guess), and no candidate close behind
+// it is named for the query's action when it is not (namedElsewhere:
+// "reset a server" does not run the server's delete while
+// .../actions/reset exists); DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,
 // the answer is DecisionNoMatch (Result.Verb tells the caller that
