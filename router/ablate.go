@@ -16,7 +16,7 @@ var Ablations = []string{
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals",
-	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere",
+	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -127,6 +127,9 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("named-elsewhere") {
 			tu.namedElsewhere = false
+		}
+		if on("twins") {
+			tu.twins = false
 		}
 		if on("run-gate") {
 			o.noRunGate = true

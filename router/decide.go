@@ -109,14 +109,15 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 // first's margin, may run: confident, clearly ahead, the same leader on
 // both passes, doing what the verb asks, when the re-ranker ordered the
 // candidates likely under its weights, set apart from its nearest rival
-// by a word of the request, and no operation close behind it named for
-// the action the request asks.
+// by a word of the request, with no operation close behind it named for
+// the action the request asks, and no twin on its path that the verb fits
+// as well.
 func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, hits, first []hit, sc *scratch) bool {
 	return conf >= runConfidence && margin >= runMargin &&
 		first[0].d == hits[0].d &&
 		r.runAgrees(groups, qverb, hits[0].d) &&
 		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
-		r.decisive(first, sc) && !r.namedElsewhere(groups, first)
+		r.decisive(first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first)
 }
 
 // decisive reports whether a word of the request sets the leader of
@@ -177,6 +178,29 @@ func (r *Router) namedElsewhere(groups []group, first []hit) bool {
 			if slices.Contains(r.address(h.d), t) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// twinned reports whether one of the candidates after the leader of
+// first (of the next few) is its twin: the same HTTP path, the same kind,
+// another method, and the request's verb implies the twin's method. "Update a volume" where PUT replaces the volume
+// and PATCH changes some of its fields asks for one of them without
+// saying which; running the PUT on a guess would overwrite what the
+// caller meant to keep.
+func (r *Router) twinned(qverb verbClass, first []hit) bool {
+	lead := r.ops[first[0].d]
+	if len(first) < 2 || !r.tu.twins || lead.HTTP == nil {
+		return false
+	}
+	for _, h := range first[1:min(len(first), rivalsChecked+1)] {
+		op := r.ops[h.d]
+		if op.HTTP == nil || op.HTTP.Path != lead.HTTP.Path || op.HTTP.Method == lead.HTTP.Method || op.Kind != lead.Kind {
+			continue
+		}
+		if methodOf(qverb, op.HTTP.Method) {
+			return true
 		}
 	}
 	return false

@@ -166,7 +166,9 @@
 // that matched the same words are a guess), and no candidate close behind
 // it is named for the query's action when it is not (namedElsewhere:
 // "reset a server" does not run the server's delete while
-// .../actions/reset exists); DecisionChoose otherwise.
+// .../actions/reset exists), nor a twin (twinned: the same path, another
+// method the query's verb implies too, as PUT and PATCH for "update a
+// volume"); DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,
 // the answer is DecisionNoMatch (Result.Verb tells the caller that

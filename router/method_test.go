@@ -420,3 +420,30 @@ func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 		t.Errorf("delete gist 3: %s, want a run of gh.gists.delete (its comment's delete names a word the request left out)", res.Decision)
 	}
 }
+
+func TestRunNotTakenBetweenTwinWrites(t *testing.T) {
+	op := func(id, method, desc, path string, kind operations.Kind) *operations.Operation {
+		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Description: desc, Kind: kind,
+			HTTP: &operations.HTTPBinding{Method: method, Path: path}}
+	}
+	// Shaped on a real storage API: PUT creates or replaces a volume,
+	// PATCH changes some of its fields; both sit on one path.
+	ops := []*operations.Operation{
+		op("store.volumes.put_volume", "PUT", "Create or update the specified volume within the capacity pool", "/pools/{pool}/volumes/{volume}", operations.KindWrite),
+		op("store.volumes.patch_volume", "PATCH", "Patch the specified volume", "/pools/{pool}/volumes/{volume}", operations.KindWrite),
+		op("store.volumes.get_volume", "GET", "Get the details of the specified volume", "/pools/{pool}/volumes/{volume}", operations.KindRead),
+		op("store.volumes.delete_volume", "DELETE", "Delete the specified volume", "/pools/{pool}/volumes/{volume}", operations.KindDestructive),
+		op("store.volumes.list_volumes", "GET", "List all volumes within the capacity pool", "/pools/{pool}/volumes", operations.KindRead),
+		op("store.pools.put_pool", "PUT", "Create or update a capacity pool", "/pools/{pool}", operations.KindWrite),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"twins"}})
+	if res := on.Search("update a volume", Filter{}, 5); res.Decision == DecisionRun {
+		t.Errorf("update a volume ran %s: PUT and PATCH of one path both update it", res.Candidates[0].Op.ID)
+	}
+	if res := off.Search("update a volume", Filter{}, 5); res.Decision != DecisionRun {
+		t.Errorf("update a volume with twins off: %s; the test no longer shows what the rule does", res.Decision)
+	}
+	if res := on.Search("delete volume 7", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "store.volumes.delete_volume" {
+		t.Errorf("delete volume 7: %s, want a run of the volume's delete (its twins on the path do not delete)", res.Decision)
+	}
+}
