@@ -377,11 +377,16 @@ func TestSlugChoosesTheOwnerAndNamePath(t *testing.T) {
 // leader has ("update a patient record") still runs it. The catalog is
 // from a real health API's spec, its summaries withheld as the corpus
 // benchmark withholds them.
+// httpOp is an operation of an OpenAPI-like catalog: its id, HTTP
+// method, description (no summary, as in the corpus benchmark), path and
+// kind.
+func httpOp(id, method, desc, path string, kind operations.Kind) *operations.Operation {
+	return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Description: desc, Kind: kind,
+		HTTP: &operations.HTTPBinding{Method: method, Path: path}}
+}
+
 func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
-	op := func(id, method, desc, path string, kind operations.Kind) *operations.Operation {
-		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Description: desc, Kind: kind,
-			HTTP: &operations.HTTPBinding{Method: method, Path: path}}
-	}
+	op := httpOp
 	ops := []*operations.Operation{
 		op("care.patient.put_patient", "PUT", "Create a new patient or update an existing patient", "/patient", operations.KindWrite),
 		op("care.patient.patch_patient_id", "PATCH", "Update a patient record.", "/patient/{id}", operations.KindWrite),
@@ -422,10 +427,7 @@ func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 }
 
 func TestRunNotTakenBetweenTwinWrites(t *testing.T) {
-	op := func(id, method, desc, path string, kind operations.Kind) *operations.Operation {
-		return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Description: desc, Kind: kind,
-			HTTP: &operations.HTTPBinding{Method: method, Path: path}}
-	}
+	op := httpOp
 	// Shaped on a real storage API: PUT creates or replaces a volume,
 	// PATCH changes some of its fields; both sit on one path.
 	ops := []*operations.Operation{
