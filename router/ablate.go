@@ -16,7 +16,7 @@ var Ablations = []string{
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals",
-	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins",
+	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -130,6 +130,12 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("twins") {
 			tu.twins = false
+		}
+		if on("verb-not-deciding") {
+			tu.verbNotDeciding = false
+		}
+		if on("unsaid-verb") {
+			tu.unsaidVerb = false
 		}
 		if on("run-gate") {
 			o.noRunGate = true

@@ -160,7 +160,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			g.cov = 0
 		} else {
 			g.cov = ix.maxIDF
-			if !r.opts.noFuzzy {
+			// A verb the lexicon knows is spelled right: the catalog
+			// not saying it is no typo to correct.
+			if !r.opts.noFuzzy && (vc == verbNone || !r.tu.unsaidVerb) {
 				sc.corr = ix.corrections(w, 3, sc.corr[:0])
 				for _, t := range sc.corr {
 					g.variants = append(g.variants, variant{t: t, w: r.tu.corr})
@@ -208,6 +210,15 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				}
 			}
 			g.cov *= verbGroupWeight
+			if len(g.variants) == 0 && r.tu.unsaidVerb {
+				// A verb the catalog never says, nor any verb of its
+				// class, is no sign that the catalog cannot serve the
+				// request ("list all targets" where every operation is
+				// a target's and none says "list"): the no-match
+				// decision leaves it out (decide). It still counts
+				// against a run, which needs the request's words met.
+				g.unsaid = true
+			}
 		}
 		if len(g.variants) > 0 {
 			g.known = true

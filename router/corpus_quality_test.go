@@ -88,46 +88,79 @@ func TestOpenAPIDirectorySample(t *testing.T) {
 	}
 }
 
-// An operation named for the action the request asks ("reset",
-// "detach") keeps the request from running another one that its words
-// rank first: on a real cloud API, with summaries withheld as in the
-// benchmark, the learned verb table reads "reset" as a delete and "Reset
-// a Server" ran DELETE /servers/{id} before the rule (namedElsewhere).
-func TestNoRunWhereAnotherOperationIsNamedForTheAction(t *testing.T) {
+// The run gate's rules on real APIs, with summaries withheld as in the
+// benchmark: each stops a run that, without it, goes to an operation other
+// than the one meant.
+//
+//   - named-elsewhere: an operation named for the action the request asks
+//     ("reset", "detach") keeps another that the words rank first from
+//     running: the learned verb table reads "reset" as a delete, and
+//     "Reset a Server" ran DELETE /servers/{id} of a cloud API.
+//   - twins: "Update a capacity pool" ran the PUT (create or replace) of a
+//     storage API whose PATCH on the same path was meant.
+func TestRunGateOnRealAPIs(t *testing.T) {
 	pkg := corpusPackage(t)
 	apis, err := apicorpus.List(pkg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(apis, func(a apicorpus.API) bool { return a.Name == "hetzner.cloud" })
-	if i < 0 {
-		t.Fatal("hetzner.cloud is not in the corpus")
-	}
-	c, err := apicorpus.Load(apis[i])
-	if err != nil {
-		t.Fatal(err)
+	load := func(name string) *apicorpus.Case {
+		i := slices.IndexFunc(apis, func(a apicorpus.API) bool { return a.Name == name })
+		if i < 0 {
+			t.Fatalf("%s is not in the corpus", name)
+		}
+		c, err := apicorpus.Load(apis[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
 	}
 	ran := func(r *Router, q string) string {
-		res := r.Search(q, Filter{}, 5)
-		if res.Decision != DecisionRun {
-			return ""
+		if res := r.Search(q, Filter{}, 5); res.Decision == DecisionRun {
+			return res.Candidates[0].Op.ID
 		}
-		return res.Candidates[0].Op.ID
+		return ""
 	}
-	on, off := New(c.Ops, Options{}), New(c.Ops, Options{Ablate: []string{"named-elsewhere"}})
-	guessed := 0
-	for _, q := range []string{"Reset a Server", "Detach Volume", "Remove from Placement Group"} {
-		if id := ran(on, q); id != "" && !strings.Contains(id, "actions") {
-			t.Errorf("%q ran %s, not the operation named for the action", q, id)
+	for _, tc := range []struct {
+		api, rule string
+		requests  []string
+		// right reports whether running id (or no run, "") is right.
+		right func(id string) bool
+		// runs are requests that must still run an operation whose id
+		// has the prefix.
+		runs map[string]string
+	}{
+		{
+			api: "hetzner.cloud", rule: "named-elsewhere",
+			requests: []string{"Reset a Server", "Detach Volume", "Remove from Placement Group"},
+			right:    func(id string) bool { return id == "" || strings.Contains(id, "actions") },
+			runs:     map[string]string{"Delete a Server": "api.servers.delete_"},
+		},
+		{
+			api: "azure.com/netapp", rule: "twins",
+			requests: []string{"Update a capacity pool"},
+			right:    func(id string) bool { return id == "" },
+			runs:     map[string]string{"Create or update a volume": "api.volumes.put_"},
+		},
+	} {
+		c := load(tc.api)
+		on, off := New(c.Ops, Options{}), New(c.Ops, Options{Ablate: []string{tc.rule}})
+		guessed := 0
+		for _, q := range tc.requests {
+			if id := ran(on, q); !tc.right(id) {
+				t.Errorf("%s: %q ran %s", tc.api, q, id)
+			}
+			if !tc.right(ran(off, q)) {
+				guessed++
+			}
 		}
-		if id := ran(off, q); id != "" && !strings.Contains(id, "actions") {
-			guessed++
+		if guessed == 0 {
+			t.Errorf("%s: with %s off no request ran a wrong operation: the test no longer shows what the rule does", tc.api, tc.rule)
 		}
-	}
-	if guessed == 0 {
-		t.Error("with named-elsewhere off no request ran a wrong operation: the test no longer shows what the rule does")
-	}
-	if id := ran(on, "Delete a Server"); !strings.HasPrefix(id, "api.servers.delete_") {
-		t.Errorf("Delete a Server: ran %q, want the server's delete", id)
+		for q, prefix := range tc.runs {
+			if id := ran(on, q); !strings.HasPrefix(id, prefix) {
+				t.Errorf("%s: %q ran %q, want a run of %s…", tc.api, q, id, prefix)
+			}
+		}
 	}
 }

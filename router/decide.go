@@ -81,7 +81,15 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 	if len(first) == 0 {
 		first = hits
 	}
-	topCov := r.coverage(groups, sc.mask[first[0].d], total)
+	// Whether the request is about something here leaves out a verb the
+	// catalog never says (see group.unsaid).
+	scope := total
+	for _, g := range groups {
+		if g.unsaid {
+			scope -= g.cov
+		}
+	}
+	topCov := r.coverage(groups, sc.mask[first[0].d], scope)
 	margin := 1.0
 	if len(first) > 1 {
 		margin = float64((first[0].s - first[1].s) / first[0].s)
@@ -117,17 +125,17 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		first[0].d == hits[0].d &&
 		r.runAgrees(groups, qverb, hits[0].d) &&
 		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
-		r.decisive(first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first)
+		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first)
 }
 
 // decisive reports whether a word of the request sets the leader of
 // first apart from its nearest rival: the leader matched a word (or
-// phrase) the rival did not, and the rival none the leader did not. Two
-// operations that matched the same words differ only in where those words
-// sit (field weights, length, priors), which ranks them but cannot tell
-// which one the caller meant: "list coaches" matches the list of every
-// coach and the coaches of one patient alike, and running either would be
-// a guess.
+// phrase) other than the request's verb that the rival did not, and the
+// rival none the leader did not. Two operations that matched the same
+// words differ only in where those words sit (field weights, length,
+// priors), which ranks them but cannot tell which one the caller meant:
+// "list coaches" matches the list of every coach and the coaches of one
+// patient alike, and running either would be a guess.
 //
 // A rival is a later candidate (of the next few) that is as good a
 // reading of the request: it is of the leader's kind (a read does not
@@ -135,9 +143,21 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 // out than the leader's does (unasked). "delete gist 3" runs the gist's
 // delete although the delete of a gist's comment matched the same words:
 // the comment is not in the request.
-func (r *Router) decisive(first []hit, sc *scratch) bool {
+func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 	if len(first) < 2 || !r.tu.decisive {
 		return true
+	}
+	// The request's verb does not set the leader apart: "Retrieve
+	// target" matched "retrieve" in GET /targets/{id}/scans/retrieve_page
+	// and not in GET /targets/{id}, but says which target, not which of
+	// the two; the verb's fit is runAgrees' business.
+	var verbs uint64
+	if r.tu.verbNotDeciding {
+		for gi, g := range groups {
+			if g.verb {
+				verbs |= 1 << uint(gi)
+			}
+		}
 	}
 	lead := first[0].d
 	extra := r.unasked(lead, sc)
@@ -146,7 +166,7 @@ func (r *Router) decisive(first []hit, sc *scratch) bool {
 			continue
 		}
 		a, b := sc.mask[lead], sc.mask[h.d]
-		return a&^b != 0 && b&^a == 0
+		return a&^b&^verbs != 0 && b&^a == 0
 	}
 	return true
 }
@@ -196,10 +216,10 @@ func (r *Router) twinned(qverb verbClass, first []hit) bool {
 	}
 	for _, h := range first[1:min(len(first), rivalsChecked+1)] {
 		op := r.ops[h.d]
-		if op.HTTP == nil || op.HTTP.Path != lead.HTTP.Path || op.HTTP.Method == lead.HTTP.Method || op.Kind != lead.Kind {
+		if op.HTTP == nil || op.HTTP.Method == lead.HTTP.Method || op.Kind != lead.Kind || !methodOf(qverb, op.HTTP.Method) {
 			continue
 		}
-		if methodOf(qverb, op.HTTP.Method) {
+		if op.HTTP.Path == lead.HTTP.Path {
 			return true
 		}
 	}

@@ -64,15 +64,15 @@ const bm25K1 = 0.9
 
 // tuning gathers the constants, so that tests can search over them.
 type tuning struct {
-	k1                                                                                                                                            float64
-	w, b                                                                                                                                          [numFields]float64
-	syn, verb, corr, vboost, stem, bigram, idBoost                                                                                                float32
-	ns, resMismatch, resMiss, prf, sumBoost                                                                                                       float32
-	prfMinCov, compound                                                                                                                           float32
-	prfDocs, prfTerms, prfMinGroups                                                                                                               int
-	diversity, coveredDecay, qtf, clause, svc                                                                                                     float32
-	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals, decisive, requestClause, modifiers, namedElsewhere, twins bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                      float32
+	k1                                                                                                                                                                         float64
+	w, b                                                                                                                                                                       [numFields]float64
+	syn, verb, corr, vboost, stem, bigram, idBoost                                                                                                                             float32
+	ns, resMismatch, resMiss, prf, sumBoost                                                                                                                                    float32
+	prfMinCov, compound                                                                                                                                                        float32
+	prfDocs, prfTerms, prfMinGroups                                                                                                                                            int
+	diversity, coveredDecay, qtf, clause, svc                                                                                                                                  float32
+	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals, decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                   float32
 }
 
 func defaultTuning() tuning {
@@ -81,7 +81,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 

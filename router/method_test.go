@@ -426,26 +426,44 @@ func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 	}
 }
 
-func TestRunNotTakenBetweenTwinWrites(t *testing.T) {
-	op := httpOp
-	// Shaped on a real storage API: PUT creates or replaces a volume,
-	// PATCH changes some of its fields; both sit on one path.
-	ops := []*operations.Operation{
-		op("store.volumes.put_volume", "PUT", "Create or update the specified volume within the capacity pool", "/pools/{pool}/volumes/{volume}", operations.KindWrite),
-		op("store.volumes.patch_volume", "PATCH", "Patch the specified volume", "/pools/{pool}/volumes/{volume}", operations.KindWrite),
-		op("store.volumes.get_volume", "GET", "Get the details of the specified volume", "/pools/{pool}/volumes/{volume}", operations.KindRead),
-		op("store.volumes.delete_volume", "DELETE", "Delete the specified volume", "/pools/{pool}/volumes/{volume}", operations.KindDestructive),
-		op("store.volumes.list_volumes", "GET", "List all volumes within the capacity pool", "/pools/{pool}/volumes", operations.KindRead),
-		op("store.pools.put_pool", "PUT", "Create or update a capacity pool", "/pools/{pool}", operations.KindWrite),
+// scannerOps are shaped on a real security-scanner API: every operation
+// is a target's, and a page of a target's scans has a path that says
+// "retrieve".
+func scannerOps() []*operations.Operation {
+	return []*operations.Operation{
+		httpOp("scan.targets.get_targets_id", "GET", "Returns the target.", "/targets/{id}", operations.KindRead),
+		httpOp("scan.targets.get_targets", "GET", "Returns every target of the account.", "/targets", operations.KindRead),
+		httpOp("scan.targets.put_targets_id", "PUT", "Replaces the target.", "/targets/{id}", operations.KindWrite),
+		httpOp("scan.scans.get_targets_target_id_scans_retrieve_page", "GET", "Returns one page of the scans of a target.", "/targets/{target_id}/scans/retrieve_page", operations.KindRead),
+		httpOp("scan.scans.get_targets_target_id_scans_id", "GET", "Returns one scan.", "/targets/{target_id}/scans/{id}", operations.KindRead),
+		httpOp("scan.findings.get_targets_target_id_findings", "GET", "Returns the findings of a target.", "/targets/{target_id}/findings", operations.KindRead),
 	}
-	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"twins"}})
-	if res := on.Search("update a volume", Filter{}, 5); res.Decision == DecisionRun {
-		t.Errorf("update a volume ran %s: PUT and PATCH of one path both update it", res.Candidates[0].Op.ID)
+}
+
+func TestRequestVerbDoesNotSetTheLeaderApart(t *testing.T) {
+	ops := scannerOps()
+	on := New(ops, Options{}).Search("retrieve target", Filter{}, 5)
+	off := New(ops, Options{Ablate: []string{"verb-not-deciding"}}).Search("retrieve target", Filter{}, 5)
+	if on.Decision == DecisionRun {
+		t.Errorf("retrieve target ran %s: only the verb set it apart from the target's own read", on.Candidates[0].Op.ID)
 	}
-	if res := off.Search("update a volume", Filter{}, 5); res.Decision != DecisionRun {
-		t.Errorf("update a volume with twins off: %s; the test no longer shows what the rule does", res.Decision)
+	if off.Decision != DecisionRun {
+		t.Errorf("retrieve target with verb-not-deciding off: %s; the test no longer shows what the rule does", off.Decision)
 	}
-	if res := on.Search("delete volume 7", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "store.volumes.delete_volume" {
-		t.Errorf("delete volume 7: %s, want a run of the volume's delete (its twins on the path do not delete)", res.Decision)
+	if res := New(ops, Options{}).Search("findings of a target", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "scan.findings.get_targets_target_id_findings" {
+		t.Errorf("findings of a target: %s, want a run of the findings' list", res.Decision)
+	}
+}
+
+func TestVerbTheCatalogNeverSaysLeavesTheRequestInScope(t *testing.T) {
+	// No operation of scannerOps says "list", nor any verb of its class:
+	// the request is still about targets, which every operation is.
+	ops := scannerOps()
+	res := New(ops, Options{}).Search("list all targets", Filter{}, 5)
+	if res.Decision == DecisionNoMatch || res.Candidates[0].Op.ID != "scan.targets.get_targets" {
+		t.Errorf("list all targets: %s, first %s; want the targets' list, not a no-match", res.Decision, res.Candidates[0].Op.ID)
+	}
+	if off := New(ops, Options{Ablate: []string{"unsaid-verb"}}).Search("list all targets", Filter{}, 5); off.Decision != DecisionNoMatch {
+		t.Errorf("list all targets with unsaid-verb off: %s; the test no longer shows what the rule does", off.Decision)
 	}
 }

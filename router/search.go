@@ -111,6 +111,8 @@ type group struct {
 	item, many bool
 	// learned: the group holds a word's learned neighbours (semantic.go).
 	learned bool
+	// unsaid: a verb the catalog does not say, nor any verb of its class.
+	unsaid bool
 	// one: the word is singular with no identifier after it ("get the
 	// invoice"): reading, changing or deleting it means one item;
 	// creating it means adding to its collection.
