@@ -385,6 +385,9 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 // clause fusion and diversification.
 func (r *Router) severalRequests(intent string, sc *scratch) bool {
 	sc.spans = clauseSpans(intent, sc.spans[:0])
+	if len(sc.spans) < 2 {
+		return false
+	}
 	n := 0
 	for _, sp := range sc.spans {
 		words := 0

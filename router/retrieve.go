@@ -58,7 +58,8 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 			qres.add(t)
 		}
 	}
-	b := booster{r: r, groups: groups, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss, slug: sc.slug}
+	r.scopeRes(groups, qverb, &sc.scopeRes)
+	b := booster{r: r, groups: groups, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss, slug: sc.slug, scopeRes: &sc.scopeRes}
 	if len(qres.terms) == 0 {
 		b.miss = 0
 	}
@@ -134,6 +135,9 @@ type booster struct {
 	services []int32  // the services it names
 	miss     float32  // resourceMiss, or 0 when the query names no resource
 	slug     bool     // the query gives an owner/name pair
+	// scopeRes holds, per operation scope, the resources the query
+	// names in that scope (Router.scopeRes).
+	scopeRes *[3][]uint32
 }
 
 // boost returns operation d's score s with the boosts applied: the verb
@@ -151,7 +155,7 @@ func (b *booster) boost(d uint32, s float32) float32 {
 	if b.miss > 0 && !b.qres.any(ix.idTerms.of(d)) && !b.qres.any(ix.resTerms.of(d)) {
 		s *= 1 - b.miss
 	}
-	if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && r.scopeAgrees(b.groups, b.qverb, d) {
+	if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && b.scopeAgrees(d) {
 		s *= 1 + ib
 	}
 	s *= b.serviceFactor(d)
@@ -625,30 +629,47 @@ func siftDown(h []hit, i int) {
 	}
 }
 
-// scopeAgrees reports whether operation d acts on what the query asks
-// of a resource: one item of it, when a query word followed by an
-// identifier names it ("issue" in "show issue 1347": GET
-// /issues/{issue_number}, not DELETE /issues/comments/{id}); its
-// collection, when a read names it in the plural ("show me open tickets":
-// tickets.list, not tickets.get).
-func (r *Router) scopeAgrees(groups []group, qverb verbClass, d uint32) bool {
-	ix := r.idx
-	nouns := ix.itemTerms.of(d)
+// scopeRes returns, for each scope an operation can have (scopeItem,
+// scopeCollection), the resources the query names in that scope: one item
+// of a resource, when a query word followed by an identifier names it
+// ("issue" in "show issue 1347": GET /issues/{issue_number}, not DELETE
+// /issues/comments/{id}), or a singular noun is read, changed or deleted;
+// its collection, when a read names it in the plural ("show me open
+// tickets": tickets.list, not tickets.get), or a singular noun is
+// created. They depend on the query only, so score works them out once
+// and the boost of each operation looks its nouns up in one of them
+// (booster.scopeAgrees).
+func (r *Router) scopeRes(groups []group, qverb verbClass, buf *[3][]uint32) {
 	reads := qverb == verbRead || qverb == verbList || qverb == verbSearch
+	for s := range buf {
+		buf[s] = buf[s][:0]
+	}
 	for i := range groups {
 		g := &groups[i]
+		var s int8
 		switch {
-		case g.item && ix.scope[d] == scopeItem:
-		case g.many && reads && ix.scope[d] == scopeCollection && r.tu.pluralList:
-		case g.one && ix.scope[d] == scopeItem && (qverb == verbRead || qverb == verbUpdate || qverb == verbDelete):
-		case g.one && ix.scope[d] == scopeCollection && qverb == verbCreate:
+		case g.item, g.one && (qverb == verbRead || qverb == verbUpdate || qverb == verbDelete):
+			s = scopeItem
+		case g.many && reads && r.tu.pluralList, g.one && qverb == verbCreate:
+			s = scopeCollection
 		default:
 			continue
 		}
-		for _, t := range g.res[:g.nres] {
-			if slices.Contains(nouns, t) {
-				return true
-			}
+		buf[s] = append(buf[s], g.res[:g.nres]...)
+	}
+}
+
+// scopeAgrees reports whether operation d acts on what the query asks of
+// a resource it names: one item of it or its collection (see scopeRes).
+func (b *booster) scopeAgrees(d uint32) bool {
+	ix := b.r.idx
+	res := b.scopeRes[ix.scope[d]]
+	if len(res) == 0 {
+		return false
+	}
+	for _, t := range ix.itemTerms.of(d) {
+		if slices.Contains(res, t) {
+			return true
 		}
 	}
 	return false

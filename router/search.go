@@ -149,8 +149,11 @@ type scratch struct {
 	bounds []groupBound // restrictable's per-group bounds
 	qterms termSet      // the query's terms (variants of weight ≥ 0.5), set by score; the re-ranker reads them
 	qres   termSet      // the resources the query names
-	heap   []hit
-	names  []string // capitalised words inside sentences, lower-cased
+	// scopeRes: the resources the query names, per operation scope
+	// (Router.scopeRes)
+	scopeRes [3][]uint32
+	heap     []hit
+	names    []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
 	// hidden is the best score of an operation the filter rejected.
