@@ -205,10 +205,10 @@ func (r *Router) namedElsewhere(groups []group, first []hit) bool {
 
 // twinned reports whether one of the candidates after the leader of
 // first (of the next few) is its twin: the same HTTP path, the same kind,
-// another method, and the request's verb implies the twin's method. "Update a volume" where PUT replaces the volume
-// and PATCH changes some of its fields asks for one of them without
-// saying which; running the PUT on a guess would overwrite what the
-// caller meant to keep.
+// another method, which the request's verb implies too. "Update a volume"
+// where PUT replaces the volume and PATCH changes some of its fields asks
+// for one of them without saying which; running the PUT on a guess would
+// overwrite what the caller meant to keep.
 func (r *Router) twinned(qverb verbClass, first []hit) bool {
 	lead := r.ops[first[0].d]
 	if len(first) < 2 || !r.tu.twins || lead.HTTP == nil {
@@ -216,10 +216,8 @@ func (r *Router) twinned(qverb verbClass, first []hit) bool {
 	}
 	for _, h := range first[1:min(len(first), rivalsChecked+1)] {
 		op := r.ops[h.d]
-		if op.HTTP == nil || op.HTTP.Method == lead.HTTP.Method || op.Kind != lead.Kind || !methodOf(qverb, op.HTTP.Method) {
-			continue
-		}
-		if op.HTTP.Path == lead.HTTP.Path {
+		if op.HTTP != nil && op.HTTP.Path == lead.HTTP.Path && op.HTTP.Method != lead.HTTP.Method &&
+			op.Kind == lead.Kind && methodOf(qverb, op.HTTP.Method) {
 			return true
 		}
 	}

@@ -59,7 +59,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 	}
 	r.scopeRes(groups, qverb, &sc.scopeRes)
-	b := booster{r: r, groups: groups, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss, slug: sc.slug, scopeRes: &sc.scopeRes}
+	b := booster{r: r, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss, slug: sc.slug, scopeRes: &sc.scopeRes}
 	if len(qres.terms) == 0 {
 		b.miss = 0
 	}
@@ -128,7 +128,6 @@ const minPrune = 8
 // booster applies the per-operation boosts of one query to a word score.
 type booster struct {
 	r        *Router
-	groups   []group
 	qverb    verbClass
 	qterms   *termSet // the query's terms (variants of weight ≥ 0.5)
 	qres     *termSet // the resources it names
@@ -629,9 +628,9 @@ func siftDown(h []hit, i int) {
 	}
 }
 
-// scopeRes returns, for each scope an operation can have (scopeItem,
-// scopeCollection), the resources the query names in that scope: one item
-// of a resource, when a query word followed by an identifier names it
+// scopeRes fills buf, for each scope an operation can have (scopeItem,
+// scopeCollection), with the resources the query names in that scope: one
+// item of a resource, when a query word followed by an identifier names it
 // ("issue" in "show issue 1347": GET /issues/{issue_number}, not DELETE
 // /issues/comments/{id}), or a singular noun is read, changed or deleted;
 // its collection, when a read names it in the plural ("show me open
