@@ -202,6 +202,9 @@ type Metrics struct {
 	// that no operation serves: the calls an intent-only ask would make by
 	// mistake.
 	FalseRuns int `json:"false_runs"`
+	// FalseDeletes counts the false runs of an operation that destroys
+	// (KindDestructive): the costliest of those mistakes.
+	FalseDeletes int `json:"false_deletes"`
 	// EmptyRate is the share of labelled queries answered with no
 	// candidate at all: the agent is told the catalog cannot do it.
 	EmptyRate float64 `json:"empty_rate"`
@@ -213,6 +216,14 @@ type Metrics struct {
 	ReadsAsWrites float64 `json:"reads_as_writes"`
 	LatencyP50us  float64 `json:"latency_p50_us"`
 	LatencyP99us  float64 `json:"latency_p99_us"`
+}
+
+// falseRun counts x, a run on the wrong operation.
+func (m *Metrics) falseRun(x qres) {
+	m.FalseRuns++
+	if x.runDeletes {
+		m.FalseDeletes++
+	}
 }
 
 // Miss is one query the router got wrong.
@@ -241,6 +252,8 @@ type qres struct {
 	// goldRead: every label is a read operation. writeRouted: the query
 	// was taken as a write (its verb) or its top candidate is one.
 	goldRead, writeRouted bool
+	// runDeletes: the decision is to run an operation that destroys.
+	runDeletes bool
 }
 
 // Evaluate runs every query through r and measures the ranking (top-1,
@@ -278,6 +291,7 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 			ids[k] = label(c.Op)
 		}
 		x := qres{q: q, ids: ids, decision: out.Decision, lat: lat}
+		x.runDeletes = out.Decision == DecisionRun && out.Candidates[0].Op.Kind == operations.KindDestructive
 		if len(q.Labels) > 0 {
 			x.goldRead = true
 			for _, op := range r.ops {
@@ -351,7 +365,7 @@ func metrics(res []qres) Metrics {
 		if len(x.q.Labels) == 0 {
 			m.NNoMatch++
 			if x.decision == DecisionRun {
-				m.FalseRuns++
+				m.falseRun(x)
 			}
 			continue
 		}
@@ -375,7 +389,7 @@ func metrics(res []qres) Metrics {
 			if len(x.ids) > 0 && in(x.ids[0]) {
 				runsRight++
 			} else {
-				m.FalseRuns++
+				m.falseRun(x)
 			}
 		}
 		top1 := len(x.ids) > 0 && in(x.ids[0])

@@ -467,3 +467,22 @@ func TestVerbTheCatalogNeverSaysLeavesTheRequestInScope(t *testing.T) {
 		t.Errorf("list all targets with unsaid-verb off: %s; the test no longer shows what the rule does", off.Decision)
 	}
 }
+
+func TestEvaluateCountsFalseRunsThatDelete(t *testing.T) {
+	gists := []*operations.Operation{
+		httpOp("gh.gists.delete", "DELETE", "Delete a gist", "/gists/{gist_id}", operations.KindDestructive),
+		httpOp("gh.gists.delete_comment", "DELETE", "Delete a gist comment", "/gists/{gist_id}/comments/{comment_id}", operations.KindDestructive),
+		httpOp("gh.gists.get", "GET", "Get a gist", "/gists/{gist_id}", operations.KindRead),
+	}
+	r := New(gists, Options{})
+	// The request runs the gist's delete (TestRunNeedsAWordThatSetsTheLeaderApart);
+	// labelled with the comment's delete, that run is a false one, and a
+	// delete.
+	m := Evaluate(r, []Query{
+		{Query: "delete gist 3", Labels: []string{"gh.gists.delete_comment"}},
+		{Query: "delete gist 4", Labels: []string{"gh.gists.delete"}},
+	}, EvalOptions{}).All
+	if m.FalseRuns != 1 || m.FalseDeletes != 1 {
+		t.Errorf("false runs %d, false deletes %d; want 1 and 1", m.FalseRuns, m.FalseDeletes)
+	}
+}
