@@ -22,9 +22,15 @@ func splitWords(s string, fn func(w string)) { splitWordsParts(s, true, fn) }
 func splitWordsParts(s string, parts bool, fn func(w string)) {
 	var buf [64]byte
 	word := buf[:0]
+	start, end := 0, 0 // the bytes of s the word was read from
 	flush := func() {
 		if len(word) > 0 {
-			w := string(word)
+			// A word already in lower case is a substring of s: no
+			// copy (most requests are typed in lower case).
+			w := s[start:end]
+			if string(word) != w {
+				w = string(word)
+			}
 			fn(w)
 			// "covid19" is also "covid"; "ec2" and "v2" stay whole.
 			if i := alphaPrefix(w); parts && i >= 3 && i < len(w) {
@@ -58,7 +64,11 @@ func splitWordsParts(s string, parts bool, fn func(w string)) {
 				}
 			}
 		}
+		if len(word) == 0 {
+			start = i - size
+		}
 		word = utf8.AppendRune(word, unicode.ToLower(r))
+		end = i
 		prev = r
 	}
 	flush()

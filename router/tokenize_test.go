@@ -171,3 +171,17 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestWordsOfALowerCaseRequestAreNotCopied(t *testing.T) {
+	var got []string
+	sink := func(w string) { got = append(got[:0], w) }
+	n := testing.AllocsPerRun(100, func() { Words("list the open tickets of acme, newest first", sink) })
+	if n != 0 {
+		t.Errorf("Words allocated %.0f times for a lower-case request; its words are substrings of it", n)
+	}
+	var words []string
+	Words("Show OPEN Tickets", func(w string) { words = append(words, w) })
+	if want := []string{"show", "open", "ticket"}; !slices.Equal(words, want) {
+		t.Errorf("Words(%q) = %q, want %q", "Show OPEN Tickets", words, want)
+	}
+}
