@@ -155,20 +155,23 @@
 // is the coverage scaled by its score relative to the leader, and for the
 // leader by its margin over the runner-up; no candidate is more confident
 // than the leader. Search answers DecisionNoMatch when the leader's
-// coverage is below noMatchCoverage (Candidates still hold the closest
-// partial matches, which a caller shows flagged low; they are empty only
-// when no word of the query, nor any learned neighbour, meets the
-// catalog); DecisionRun only when the leader's confidence is at least
-// runConfidence, its relative margin at least runMargin, it does what the
-// query's verb asks (runAgrees: a read never runs a write nor a write a
-// read; a list of many never runs a read of one, nor the other way
-// round), a word of the query sets it apart from its nearest rival (decisive: two operations
-// that matched the same words are a guess), and no candidate close behind
-// it is named for the query's action when it is not (namedElsewhere:
-// "reset a server" does not run the server's delete while
-// .../actions/reset exists), nor a twin (twinned: the same path, another
-// method the query's verb implies too, as PUT and PATCH for "update a
-// volume"); DecisionChoose otherwise.
+// coverage is below noMatchCoverage, leaving out a verb the catalog never
+// says (group.unsaid: "list all targets" over an API that says "targets"
+// everywhere and "list" nowhere is about targets). Candidates still hold
+// the closest partial matches, which a caller shows flagged low; they are
+// empty only when no word of the query, nor any learned neighbour, meets
+// the catalog. Search answers DecisionRun only when the leader's
+// confidence is at least runConfidence, its relative margin at least
+// runMargin, it does what the query's verb asks (runAgrees: a read never
+// runs a write nor a write a read; a list of many never runs a read of
+// one, nor the other way round), a word of the query other than its verb
+// sets it apart from its nearest rival (decisive: two operations that
+// matched the same words are a guess), no candidate close behind it is
+// named for the query's action when it is not (namedElsewhere: "reset a
+// server" does not run the server's delete while .../actions/reset
+// exists), and none is its twin (twinned: the same path, another method
+// the query's verb implies too, as PUT and PATCH for "update a volume");
+// DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,
 // the answer is DecisionNoMatch (Result.Verb tells the caller that
