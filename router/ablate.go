@@ -31,9 +31,29 @@ func CheckAblations(names []string) error {
 
 // ablate applies Options.Ablate to o and tu.
 func (o *Options) ablate(tu *tuning) {
+	// The rules that are on or off, by their ablation names.
+	rules := map[string]*bool{
+		"values":            &tu.values,
+		"learned-verbs":     &tu.learnedVerbs,
+		"singular":          &tu.singular,
+		"reversals":         &tu.reversals,
+		"questions":         &tu.questions,
+		"modifiers":         &tu.modifiers,
+		"request-clause":    &tu.requestClause,
+		"decisive":          &tu.decisive,
+		"named-elsewhere":   &tu.namedElsewhere,
+		"twins":             &tu.twins,
+		"verb-not-deciding": &tu.verbNotDeciding,
+		"unsaid-verb":       &tu.unsaidVerb,
+	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"
 		on := func(n string) bool { return all || name == n }
+		for n, rule := range rules {
+			if on(n) {
+				*rule = false
+			}
+		}
 		if on("stem") {
 			o.noStem = true
 		}
@@ -73,9 +93,6 @@ func (o *Options) ablate(tu *tuning) {
 		if on("repeats") {
 			tu.qtf = 0
 		}
-		if on("values") {
-			tu.values = false
-		}
 		if on("agent-nouns") {
 			tu.derive = 0
 		}
@@ -92,18 +109,6 @@ func (o *Options) ablate(tu *tuning) {
 		if on("boosts") {
 			tu.idBoost, tu.sumBoost = 0, 0
 		}
-		if on("learned-verbs") {
-			tu.learnedVerbs = false
-		}
-		if on("singular") {
-			tu.singular = false
-		}
-		if on("reversals") {
-			tu.reversals = false
-		}
-		if on("questions") {
-			tu.questions = false
-		}
 		if on("neighbours") {
 			tu.neighbours = 0
 		}
@@ -115,27 +120,6 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("slugs") {
 			tu.slugBoost = 0
-		}
-		if on("modifiers") {
-			tu.modifiers = false
-		}
-		if on("request-clause") {
-			tu.requestClause = false
-		}
-		if on("decisive") {
-			tu.decisive = false
-		}
-		if on("named-elsewhere") {
-			tu.namedElsewhere = false
-		}
-		if on("twins") {
-			tu.twins = false
-		}
-		if on("verb-not-deciding") {
-			tu.verbNotDeciding = false
-		}
-		if on("unsaid-verb") {
-			tu.unsaidVerb = false
 		}
 		if on("run-gate") {
 			o.noRunGate = true

@@ -161,7 +161,7 @@ func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 	}
 	lead := first[0].d
 	extra := r.unasked(lead, sc)
-	for _, h := range first[1:min(len(first), rivalsChecked+1)] {
+	for _, h := range closeBehind(first) {
 		if r.ops[h.d].Kind != r.ops[lead].Kind || r.unasked(h.d, sc) > extra {
 			continue
 		}
@@ -194,7 +194,7 @@ func (r *Router) namedElsewhere(groups []group, first []hit) bool {
 		if slices.Contains(lead, t) {
 			continue
 		}
-		for _, h := range first[1:min(len(first), rivalsChecked+1)] {
+		for _, h := range closeBehind(first) {
 			if slices.Contains(r.address(h.d), t) {
 				return true
 			}
@@ -214,7 +214,7 @@ func (r *Router) twinned(qverb verbClass, first []hit) bool {
 	if len(first) < 2 || !r.tu.twins || lead.HTTP == nil {
 		return false
 	}
-	for _, h := range first[1:min(len(first), rivalsChecked+1)] {
+	for _, h := range closeBehind(first) {
 		op := r.ops[h.d]
 		if op.HTTP != nil && op.HTTP.Path == lead.HTTP.Path && op.HTTP.Method != lead.HTTP.Method &&
 			op.Kind == lead.Kind && methodOf(qverb, op.HTTP.Method) {
@@ -233,9 +233,15 @@ func (r *Router) address(d uint32) []uint32 {
 	return r.idx.idTerms.of(d)
 }
 
-// rivalsChecked is how many candidates after the leader decisive looks
-// through for a rival.
+// rivalsChecked is how many candidates after the leader the run gate's
+// rules (decisive, namedElsewhere, twinned) look through.
 const rivalsChecked = 4
+
+// closeBehind returns the candidates of first after its leader that the
+// run gate's rules look through.
+func closeBehind(first []hit) []hit {
+	return first[1:min(len(first), rivalsChecked+1)]
+}
 
 // unasked counts the words of operation d's address that the request
 // does not name: the literal segments of its HTTP path, or without one

@@ -64,15 +64,17 @@ const bm25K1 = 0.9
 
 // tuning gathers the constants, so that tests can search over them.
 type tuning struct {
-	k1                                                                                                                                                                         float64
-	w, b                                                                                                                                                                       [numFields]float64
-	syn, verb, corr, vboost, stem, bigram, idBoost                                                                                                                             float32
-	ns, resMismatch, resMiss, prf, sumBoost                                                                                                                                    float32
-	prfMinCov, compound                                                                                                                                                        float32
-	prfDocs, prfTerms, prfMinGroups                                                                                                                                            int
-	diversity, coveredDecay, qtf, clause, svc                                                                                                                                  float32
-	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals, decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                   float32
+	k1                                                                                 float64
+	w, b                                                                               [numFields]float64
+	syn, verb, corr, vboost, stem, bigram, idBoost                                     float32
+	ns, resMismatch, resMiss, prf, sumBoost                                            float32
+	prfMinCov, compound                                                                float32
+	prfDocs, prfTerms, prfMinGroups                                                    int
+	diversity, coveredDecay, qtf, clause, svc                                          float32
+	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
+	// the run gate's rules and the request's action (decide.go, analyze.go)
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb bool
+	derive, itemBoost, neighbours, slugBoost                                               float32
 }
 
 func defaultTuning() tuning {

@@ -386,16 +386,15 @@ func httpOp(id, method, desc, path string, kind operations.Kind) *operations.Ope
 }
 
 func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
-	op := httpOp
 	ops := []*operations.Operation{
-		op("care.patient.put_patient", "PUT", "Create a new patient or update an existing patient", "/patient", operations.KindWrite),
-		op("care.patient.patch_patient_id", "PATCH", "Update a patient record.", "/patient/{id}", operations.KindWrite),
-		op("care.patient.get_patient", "GET", "Get a list of patients.", "/patient", operations.KindRead),
-		op("care.patient.post_patient", "POST", "Create a patient record.", "/patient", operations.KindWrite),
-		op("care.patient.get_patient_id", "GET", "Gets a patient record by id.", "/patient/{id}", operations.KindRead),
-		op("care.coach.get_coach", "GET", "Get a list of coaches matching the specified filters.", "/coach", operations.KindRead),
-		op("care.coach.get_coach_id", "GET", "Get a coach record by id.", "/coach/{id}", operations.KindRead),
-		op("care.patient.get_patient_id_coaches", "GET", "Get the list of coaches for a patient.", "/patient/{id}/coaches", operations.KindRead),
+		httpOp("care.patient.put_patient", "PUT", "Create a new patient or update an existing patient", "/patient", operations.KindWrite),
+		httpOp("care.patient.patch_patient_id", "PATCH", "Update a patient record.", "/patient/{id}", operations.KindWrite),
+		httpOp("care.patient.get_patient", "GET", "Get a list of patients.", "/patient", operations.KindRead),
+		httpOp("care.patient.post_patient", "POST", "Create a patient record.", "/patient", operations.KindWrite),
+		httpOp("care.patient.get_patient_id", "GET", "Gets a patient record by id.", "/patient/{id}", operations.KindRead),
+		httpOp("care.coach.get_coach", "GET", "Get a list of coaches matching the specified filters.", "/coach", operations.KindRead),
+		httpOp("care.coach.get_coach_id", "GET", "Get a coach record by id.", "/coach/{id}", operations.KindRead),
+		httpOp("care.patient.get_patient_id_coaches", "GET", "Get the list of coaches for a patient.", "/patient/{id}/coaches", operations.KindRead),
 	}
 	top2 := func(res Result) []string {
 		var ids []string
@@ -417,9 +416,9 @@ func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 		t.Errorf("list coaches with decisive off: %s; the test no longer shows what the rule does", res.Decision)
 	}
 	gists := []*operations.Operation{
-		op("gh.gists.delete", "DELETE", "Delete a gist", "/gists/{gist_id}", operations.KindDestructive),
-		op("gh.gists.delete_comment", "DELETE", "Delete a gist comment", "/gists/{gist_id}/comments/{comment_id}", operations.KindDestructive),
-		op("gh.gists.get", "GET", "Get a gist", "/gists/{gist_id}", operations.KindRead),
+		httpOp("gh.gists.delete", "DELETE", "Delete a gist", "/gists/{gist_id}", operations.KindDestructive),
+		httpOp("gh.gists.delete_comment", "DELETE", "Delete a gist comment", "/gists/{gist_id}/comments/{comment_id}", operations.KindDestructive),
+		httpOp("gh.gists.get", "GET", "Get a gist", "/gists/{gist_id}", operations.KindRead),
 	}
 	if res := New(gists, Options{}).Search("delete gist 3", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "gh.gists.delete" {
 		t.Errorf("delete gist 3: %s, want a run of gh.gists.delete (its comment's delete names a word the request left out)", res.Decision)
