@@ -136,6 +136,7 @@ type index struct {
 	idTerms, sumTerms, itemTerms, resTerms, pathTerms termLists
 	scope                                             []int8
 	paths                                             []pathShape // per operation, its HTTP path's shape (the re-ranker's features)
+	fits                                              []verbFit   // per operation, how each verb class fits it (the re-ranker's features)
 	isRes                                             []bool
 	maxIDF                                            float32 // idf of a term seen in no document
 	noStem                                            bool
@@ -645,6 +646,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 	}
 	ix.scope = make([]int8, n)
 	ix.paths = make([]pathShape, n)
+	ix.fits = make([]verbFit, n)
 	parallel(cs, func(c, lo, hi int) {
 		remap := remaps[c]
 		df := make([]uint32, nt)
@@ -670,6 +672,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 			}
 			wbuf = splitBytesBuf(id, wbuf, ids.add)
 			wbuf = splitBytesBuf(resourceSegment(ops[d].ID), wbuf, res.add)
+			ix.fits[d] = fitOf(ops[d])
 			if h := ops[d].HTTP; h != nil {
 				ix.paths[d] = shapeOfPath(h.Path)
 				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, res.add)

@@ -175,20 +175,16 @@ func (r *Router) shape(groups []group, qverb verbClass) queryShape {
 func (r *Router) features(q *queryShape, groups []group, d uint32, total float32, sc *scratch) [numFeatures]float32 {
 	var x [numFeatures]float32
 	ix := r.idx
-	op := r.ops[d]
 	if q.verb != verbNone {
 		ov := r.verbs[d]
 		if ov == q.verb || ov == verbRead && q.verb == verbList || ov == verbList && q.verb == verbRead {
 			x[featVerbAgrees] = 1
 		}
-		kind := op.Kind
-		if kind == "" {
-			kind = operations.KindRead
-		}
-		if q.verb.kind() != kind {
+		fit := ix.fits[d]
+		if fit.kindMismatch(q.verb) {
 			x[featKindMismatch] = 1
 		}
-		if op.HTTP != nil && methodOf(q.verb, op.HTTP.Method) {
+		if fit.methodAgrees(q.verb) {
 			x[featMethodAgrees] = 1
 		}
 	}
@@ -208,8 +204,7 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 			x[featCollectionOne] = 1
 		}
 	}
-	if op.HTTP != nil {
-		ps := ix.paths[d]
+	if ps := ix.paths[d]; ps.http {
 		x[featPathDepth] = float32(ps.depth) / 8
 		x[featPathParams] = float32(ps.params) / 4
 	}
@@ -241,14 +236,41 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 
 // pathShape counts an HTTP path's segments: literal ones (depth) and
 // parameters ("{id}"), each saturating at 255.
-// pair is set when two parameters follow each other ("/{owner}/{repo}").
+// pair is set when two parameters follow each other ("/{owner}/{repo}");
+// http when the operation has an HTTP binding at all.
 type pathShape struct {
 	depth, params uint8
-	pair          bool
+	pair, http    bool
 }
 
+// verbFit records, per verb class, whether an operation's HTTP method is
+// the one the verb implies (bit v) and whether its kind is another than the
+// verb's (bit 8+v), so the re-ranker reads one word per candidate instead
+// of the operation.
+type verbFit uint16
+
+func fitOf(op *operations.Operation) verbFit {
+	kind := op.Kind
+	if kind == "" {
+		kind = operations.KindRead
+	}
+	var f verbFit
+	for v := verbRead; v <= verbRun; v++ {
+		if op.HTTP != nil && methodOf(v, op.HTTP.Method) {
+			f |= 1 << v
+		}
+		if v.kind() != kind {
+			f |= 1 << (8 + v)
+		}
+	}
+	return f
+}
+
+func (f verbFit) methodAgrees(v verbClass) bool { return v != verbNone && f&(1<<v) != 0 }
+func (f verbFit) kindMismatch(v verbClass) bool { return v != verbNone && f&(1<<(8+v)) != 0 }
+
 func shapeOfPath(path string) pathShape {
-	var ps pathShape
+	ps := pathShape{http: true}
 	prevParam := false
 	for seg := range strings.SplitSeq(path, "/") {
 		switch {

@@ -15,7 +15,7 @@ func TestPruningIsExact(t *testing.T) {
 		ops := synthOps(n)
 		r := New(ops, Options{})
 		qs := benchQueries(ops, 300)
-		sc := newScratch(len(r.ops), r.idx.nsUnits)
+		sc := newScratch(len(r.ops), r.idx.nsUnits, len(r.idx.post.start)-1)
 		const limit = 20
 		restricted := 0
 		for _, q := range qs {

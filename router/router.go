@@ -150,8 +150,8 @@ func New(ops []*operations.Operation, opts Options) *Router {
 			r.weights = m
 		}
 	}
-	n, nns := len(r.ops), r.idx.nsUnits
-	r.pool.New = func() any { return newScratch(n, nns) }
+	n, nns, vocab := len(r.ops), r.idx.nsUnits, len(r.idx.post.start)-1
+	r.pool.New = func() any { return newScratch(n, nns, vocab) }
 	return r
 }
 

@@ -180,8 +180,10 @@ type hit struct {
 	s float32
 }
 
-func newScratch(n, nns int) *scratch {
+func newScratch(n, nns, vocab int) *scratch {
 	return &scratch{
+		qterms: newTermSet(vocab),
+		qres:   newTermSet(vocab),
 		acc:    make([]float32, n),
 		best:   make([]float32, n),
 		mask:   make([]uint64, n),

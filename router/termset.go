@@ -1,57 +1,38 @@
 package router
 
-// termSet is a small set of term ids for per-document membership tests in
-// the scoring loop: an open-addressing table with linear probing, cleared
-// term by term, so that a long query's sixty terms cost one or two probes
-// per test, not a scan.
+// termSet is a set of term ids for per-document membership tests in the
+// scoring loop: a bitmap over the index's vocabulary, so a test is one
+// load, and cleared term by term, so a query pays only for its own terms.
 type termSet struct {
-	slot  [termSetSlots]uint32 // term id + 1; 0 is empty
+	bits  []uint64 // bit t is set when term t is in the set
 	terms []uint32
 }
 
-// termSetSlots bounds the set: maxGroups words with their variants fit
-// well under half of it.
-const termSetSlots = 1 << 11
-
-func termSlot(t uint32) uint32 { return (t * 0x9E3779B1) >> (32 - 11) }
+// newTermSet returns an empty set for term ids below vocab.
+func newTermSet(vocab int) termSet { return termSet{bits: make([]uint64, (vocab+63)/64)} }
 
 func (s *termSet) reset() {
 	for _, t := range s.terms {
-		for i := termSlot(t); ; i = (i + 1) & (termSetSlots - 1) {
-			if s.slot[i] == 0 {
-				break
-			}
-			s.slot[i] = 0
-		}
+		s.bits[t>>6] = 0
 	}
 	s.terms = s.terms[:0]
 }
 
+// add adds t; a term outside the vocabulary is never met, so it is left out.
 func (s *termSet) add(t uint32) {
-	if len(s.terms) >= termSetSlots/2 {
-		return // full: the query's later words are not boosted
+	w := int(t >> 6)
+	if w >= len(s.bits) {
+		return
 	}
-	for i := termSlot(t); ; i = (i + 1) & (termSetSlots - 1) {
-		switch s.slot[i] {
-		case t + 1:
-			return
-		case 0:
-			s.slot[i] = t + 1
-			s.terms = append(s.terms, t)
-			return
-		}
+	if b := uint64(1) << (t & 63); s.bits[w]&b == 0 {
+		s.bits[w] |= b
+		s.terms = append(s.terms, t)
 	}
 }
 
 func (s *termSet) has(t uint32) bool {
-	for i := termSlot(t); ; i = (i + 1) & (termSetSlots - 1) {
-		switch s.slot[i] {
-		case t + 1:
-			return true
-		case 0:
-			return false
-		}
-	}
+	w := int(t >> 6)
+	return w < len(s.bits) && s.bits[w]&(1<<(t&63)) != 0
 }
 
 // count counts the terms of ts in s.
