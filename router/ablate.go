@@ -15,7 +15,7 @@ var Ablations = []string{
 	"clauses", "names", "feedback", "diversify", "services", "repeats",
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
-	"reversals",
+	"reversals", "split-words",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb",
 }
 
@@ -37,6 +37,7 @@ func (o *Options) ablate(tu *tuning) {
 		"learned-verbs":     &tu.learnedVerbs,
 		"singular":          &tu.singular,
 		"reversals":         &tu.reversals,
+		"split-words":       &tu.splitWords,
 		"questions":         &tu.questions,
 		"modifiers":         &tu.modifiers,
 		"request-clause":    &tu.requestClause,

@@ -60,6 +60,14 @@
 //     lexicon does not know that is un-, dis- or de- before one that
 //     creates or changes something removes it (reversedVerb: "untag",
 //     "disassociate", "deregister"), on both sides (ablation "reversals").
+//   - Words indexed beside the catalog's own (alsoWords): a reversal also
+//     says the verb it undoes ("untag" → tag, so "remove the tags" meets
+//     untag_resource, and the verb tells it from tag_resource), and a word
+//     that is several run together says each of them when they are words
+//     of the learned vectors' vocabulary ("deleteschedulingpolicy" →
+//     delete, scheduling, policy; ablation "split-words"). They pair into
+//     bigrams as the words around them do, and the id and path words the
+//     re-ranker reads count them instead of the run-together word.
 //   - One item or many: a word followed by an identifier ("issue 1347",
 //     "commit 6dcb09b") asks for one item of its resource, a plural in a
 //     read ("show me open tickets") for its collection, and a read of a

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"maps"
 	"math"
 	"math/bits"
 	"runtime"
@@ -72,6 +73,7 @@ type tuning struct {
 	prfDocs, prfTerms, prfMinGroups                                                    int
 	diversity, coveredDecay, qtf, clause, svc                                          float32
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
+	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
 	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb bool
 	derive, itemBoost, neighbours, slugBoost                                               float32
@@ -83,7 +85,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -109,9 +111,10 @@ var fieldB = [numFields]float64{
 
 // index is the inverted index: integer term ids, flat postings lists.
 type index struct {
-	terms   map[string]uint32 // word or ~stem → term id
-	bigrams map[uint64]uint32 // (stem term, stem term) → term id
-	stemIDs map[string]uint32 // surface word → its stem's term, for words seen at build
+	terms   map[string]uint32   // word or ~stem → term id
+	bigrams map[uint64]uint32   // (stem term, stem term) → term id
+	stemIDs map[string]uint32   // surface word → its stem's term, for words seen at build
+	also    map[string][]string // surface word → the words indexed beside it (alsoWords), for words that have some
 	// queryStems caches stemTerm for other words (the index is otherwise
 	// immutable after build).
 	queryStems stemCache
@@ -260,7 +263,20 @@ func (c *termCollector) add(wb []byte) {
 	if isStopWord(w) || isNumber(w) {
 		return
 	}
-	if t, ok := c.ix.terms[plural(w)]; ok && !slices.Contains(c.terms[c.start:], t) {
+	also := c.ix.also[w]
+	if len(also) == 0 {
+		c.addTerm(plural(w))
+	}
+	// A word that is others run together, or that undoes a verb, counts
+	// as those words: "deleteschedulingpolicy" says delete, scheduling and
+	// policy, and "untag" is about tags.
+	for _, a := range also {
+		c.addTerm(plural(a))
+	}
+}
+
+func (c *termCollector) addTerm(k string) {
+	if t, ok := c.ix.terms[k]; ok && !slices.Contains(c.terms[c.start:], t) {
 		c.terms = append(c.terms, t)
 	}
 }
@@ -388,6 +404,9 @@ const minParallelOps = 2048
 type wordInfo struct {
 	surface, stem uint32
 	skip          bool
+	// also are the terms (surface and stem) of the words indexed beside
+	// this one (see alsoWords).
+	also []uint32
 }
 
 // chunkVocab is the vocabulary of one chunk of operations, tokenized on its
@@ -399,6 +418,7 @@ type chunkVocab struct {
 	bigrams map[uint64]uint32 // (local stem, local stem) → local id
 	stems   map[string]string // surface word → stem
 	words   map[string]wordInfo
+	also    map[string][]string // surface word → the words indexed beside it
 }
 
 func (v *chunkVocab) intern(k string) uint32 {
@@ -433,18 +453,20 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 		bigrams: make(map[uint64]uint32, 1024),
 		stems:   make(map[string]string, 1024),
 		words:   make(map[string]wordInfo, 4096),
+		also:    make(map[string][]string),
 	}
 	// Entries are gathered per document in cur, then copied into large
 	// blocks shared by many documents: few allocations, no regrowth.
 	var cur, block []termEntry
 	wbuf := make([]byte, 0, 64)
+	aw := newAlsoWords(opts)
 	for d := lo; d < hi; d++ {
 		cur = cur[:0]
 		opFields(ops[d], func(f field, text string) {
 			if text == "" {
 				return
 			}
-			prev := int64(-1)
+			prev, prevAlso := int64(-1), int64(-1)
 			wbuf = splitBytesBuf(text, wbuf, func(wb []byte) {
 				wi, ok := v.words[string(wb)] // no allocation on a hit
 				if !ok {
@@ -458,6 +480,12 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 							v.stems[w] = s
 						}
 						wi.stem = v.intern(stemKey(s))
+						if ws := aw.of(w); len(ws) > 0 {
+							v.also[w] = ws
+							for _, a := range ws {
+								wi.also = append(wi.also, v.intern(plural(a)), v.intern(stemKey(stem(a))))
+							}
+						}
 					}
 					v.words[w] = wi
 				}
@@ -468,9 +496,29 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 				if !opts.noStem {
 					cur = append(cur, mkEntry(wi.stem, f, 1))
 				}
+				for i, t := range wi.also {
+					if i%2 == 0 || !opts.noStem {
+						cur = append(cur, mkEntry(t, f, 1))
+					}
+				}
 				if bigramField[f] && !opts.noBigrams {
-					if prev >= 0 {
-						cur = append(cur, mkEntry(v.bigram(uint32(prev), wi.stem), f, 1))
+					// The words indexed beside this one pair as it
+					// does: with the word before (or its last
+					// beside-word), with each other, and their last
+					// with the word after.
+					for _, p := range [2]int64{prev, prevAlso} {
+						if p >= 0 {
+							cur = append(cur, mkEntry(v.bigram(uint32(p), wi.stem), f, 1))
+						}
+					}
+					before := prev
+					prevAlso = -1
+					for i := 1; i < len(wi.also); i += 2 {
+						if before >= 0 {
+							cur = append(cur, mkEntry(v.bigram(uint32(before), wi.also[i]), f, 1))
+						}
+						before = int64(wi.also[i])
+						prevAlso = before
 					}
 					prev = int64(wi.stem)
 				}
@@ -608,6 +656,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 		terms:   make(map[string]uint32, 1024),
 		bigrams: make(map[uint64]uint32, 1024),
 		stemIDs: make(map[string]uint32, 1024),
+		also:    make(map[string][]string),
 		noStem:  opts.noStem,
 	}
 	n := len(ops)
@@ -635,6 +684,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 				ix.stemIDs[w] = ix.terms[stemKey(s)]
 			}
 		}
+		maps.Copy(ix.also, v.also)
 		vocabs[c] = nil
 	}
 	nt := len(ix.vocab)

@@ -411,6 +411,15 @@ var reversingPrefixes = [...]string{"un", "dis", "de"}
 // "unlock") are in the lexicon, which is consulted first. It is English
 // morphology, not any catalog's words; verbNone for anything else.
 func reversedVerb(w string) verbClass {
+	if _, ok := reversalBase(w); ok {
+		return verbDelete
+	}
+	return verbNone
+}
+
+// reversalBase returns the verb a reversal undoes ("tag" for "untag",
+// "associate" for "disassociate"; see reversedVerb), and whether w is one.
+func reversalBase(w string) (string, bool) {
 	for _, p := range reversingPrefixes {
 		base, ok := strings.CutPrefix(w, p)
 		if !ok || len(base) < 3 {
@@ -421,8 +430,8 @@ func reversedVerb(w string) verbClass {
 			c = learnedVerbs()[base]
 		}
 		if c == verbCreate || c == verbUpdate {
-			return verbDelete
+			return base, true
 		}
 	}
-	return verbNone
+	return "", false
 }

@@ -397,10 +397,8 @@ func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 		httpOp("care.patient.get_patient_id_coaches", "GET", "Get the list of coaches for a patient.", "/patient/{id}/coaches", operations.KindRead),
 	}
 	top2 := func(res Result) []string {
-		var ids []string
-		for _, c := range res.Candidates[:min(2, len(res.Candidates))] {
-			ids = append(ids, c.Op.ID)
-		}
+		ids := candidateIDs(res)
+		ids = ids[:min(2, len(ids))]
 		slices.Sort(ids)
 		return ids
 	}

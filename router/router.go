@@ -106,6 +106,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	}
 	tu := opts.tuning()
 	opts.ablate(&tu)
+	opts.tune = &tu // the index reads the ablated tuning too
 	r.opts = opts
 	for _, op := range ops {
 		if op == nil {

@@ -1,0 +1,105 @@
+package router
+
+import "github.com/intentsrv/intentsrv/internal/vecfile"
+
+// Words indexed beside a catalog's own, in the same field, so that a
+// request meets what the catalog writes in another form:
+//
+//   - a word that undoes a verb also says that verb ("untag" → "tag"), so
+//     "remove the tags" meets untag_resource on "tag" and the verb tells it
+//     from tag_resource (ablation "reversals");
+//   - a word that is several words run together says each of them
+//     ("deleteschedulingpolicy" → delete, scheduling, policy;
+//     "assetdatabases" → asset, databases), so a path written that way
+//     meets a request that spells them apart (ablation "split-words").
+type alsoWords struct {
+	reversals bool
+	// dict holds the words a run-together word may be split into: the
+	// learned vectors' vocabulary (words of real API text); nil when
+	// splitting is off.
+	dict *vecfile.Vectors
+}
+
+func newAlsoWords(opts Options) alsoWords {
+	tu := opts.tuning()
+	a := alsoWords{reversals: tu.reversals}
+	if tu.splitWords {
+		a.dict = opts.vectors
+		if a.dict == nil {
+			a.dict, _ = loadVectors()
+		}
+	}
+	return a
+}
+
+// of returns the words to index beside w (lower case), or nil.
+func (a alsoWords) of(w string) []string {
+	var out []string
+	if a.reversals && verbLexicon[w] == verbNone {
+		if b, ok := reversalBase(plural(w)); ok {
+			out = append(out, b)
+		}
+	}
+	if a.dict != nil {
+		out = a.split(w, out)
+	}
+	return out
+}
+
+// Run-together words: only words of at least minSplitWord letters that
+// are not words themselves are split, into pieces of minSplitPiece to
+// maxSplitPiece letters, at most maxSplitPieces of them.
+const (
+	minSplitWord   = 7
+	minSplitPiece  = 3
+	maxSplitPiece  = 20
+	maxSplitPieces = 4
+)
+
+// split appends to out the fewest known words that w is written as, when
+// there are two to maxSplitPieces of them; among splits into as many
+// pieces, the one whose last pieces are longest.
+func (a alsoWords) split(w string, out []string) []string {
+	n := len(w)
+	if n < minSplitWord || n > maxSplitPieces*maxSplitPiece || a.known(w) {
+		return out
+	}
+	for i := 0; i < n; i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return out
+		}
+	}
+	// pieces[i] is the fewest pieces w[:i] splits into (0: none found),
+	// from[i] where its last piece starts.
+	var pieces, from [maxSplitPieces*maxSplitPiece + 1]uint8
+	for i := minSplitPiece; i <= n; i++ {
+		for j := max(0, i-maxSplitPiece); j <= i-minSplitPiece; j++ {
+			if j > 0 && pieces[j] == 0 {
+				continue
+			}
+			if c := pieces[j] + 1; (pieces[i] == 0 || c < pieces[i]) && c <= maxSplitPieces && a.known(w[j:i]) {
+				pieces[i], from[i] = c, uint8(j)
+			}
+		}
+	}
+	if pieces[n] < 2 {
+		return out
+	}
+	k := len(out)
+	for i := n; i > 0; i = int(from[i]) {
+		out = append(out, w[from[i]:i])
+	}
+	for l, r := k, len(out)-1; l < r; l, r = l+1, r-1 {
+		out[l], out[r] = out[r], out[l]
+	}
+	return out
+}
+
+// known reports whether w is a word of the dictionary or a verb.
+func (a alsoWords) known(w string) bool {
+	if verbLexicon[w] != verbNone {
+		return true
+	}
+	_, ok := a.dict.Index(plural(w))
+	return ok
+}
