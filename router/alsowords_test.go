@@ -24,44 +24,54 @@ func TestRunTogetherWordsAreSplit(t *testing.T) {
 	}
 }
 
-// batchOps is a catalog whose paths run the words of each action together,
-// as several real APIs write them, with no prose to say them apart.
-func batchOps() []*operations.Operation {
-	return []*operations.Operation{
-		httpOp("batch.v1.post_v1_createschedulingpolicy", "POST", "", "/v1/createschedulingpolicy", operations.KindWrite),
-		httpOp("batch.v1.post_v1_deleteschedulingpolicy", "POST", "", "/v1/deleteschedulingpolicy", operations.KindWrite),
-		httpOp("batch.v1.post_v1_deletejobqueue", "POST", "", "/v1/deletejobqueue", operations.KindWrite),
-		httpOp("batch.v1.post_v1_describejobqueues", "POST", "", "/v1/describejobqueues", operations.KindWrite),
-		httpOp("batch.v1.delete_v1_tags_resource_arn", "DELETE", "Deletes the specified tags from a resource.", "/v1/tags/{resourceArn}", operations.KindDestructive),
-		httpOp("batch.v1.post_v1_tags_resource_arn", "POST", "Associates the specified tags to a resource.", "/v1/tags/{resourceArn}", operations.KindWrite),
-	}
-}
-
-func TestRequestMeetsAPathThatRunsItsWordsTogether(t *testing.T) {
-	const q = "Delete a scheduling policy"
-	want := "batch.v1.post_v1_deleteschedulingpolicy"
-	if res := New(batchOps(), Options{}).Search(q, Filter{}, 5); len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
-		t.Errorf("%s: got %v, want %s first", q, candidateIDs(res), want)
-	}
-	if off := New(batchOps(), Options{Ablate: []string{"split-words"}}).Search(q, Filter{}, 5); len(off.Candidates) > 0 && off.Candidates[0].Op.ID == want {
-		t.Errorf("%s with split-words off: %s still first; the test no longer shows what splitting does", q, want)
-	}
-}
-
-func TestRemovingTagsMeetsTheUntagOperation(t *testing.T) {
-	ops := []*operations.Operation{
-		httpOp("pca.tag_certificate_authority", "POST", "", "/#X-Amz-Target=ACMPrivateCA.TagCertificateAuthority", operations.KindWrite),
-		httpOp("pca.untag_certificate_authority", "POST", "", "/#X-Amz-Target=ACMPrivateCA.UntagCertificateAuthority", operations.KindWrite),
-		httpOp("pca.list_tags", "POST", "", "/#X-Amz-Target=ACMPrivateCA.ListTags", operations.KindWrite),
-		httpOp("pca.delete_certificate_authority", "POST", "", "/#X-Amz-Target=ACMPrivateCA.DeleteCertificateAuthority", operations.KindWrite),
-	}
-	const q = "Remove tags from a certificate authority"
-	want := "pca.untag_certificate_authority"
-	if res := New(ops, Options{}).Search(q, Filter{}, 5); len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
-		t.Errorf("%s: got %v, want %s first", q, candidateIDs(res), want)
-	}
-	if off := New(ops, Options{Ablate: []string{"reversals"}}).Search(q, Filter{}, 5); len(off.Candidates) > 0 && off.Candidates[0].Op.ID == want {
-		t.Errorf("%s with reversals off: %s still first; the test no longer shows what the reversal does", q, want)
+// TestWordsBesideTheCatalogsLeadTheRanking routes requests whose words a
+// catalog writes otherwise: run together in a path, or as the reversal of
+// a verb. Each case also runs with its rule off, to show the rule is what
+// puts the right operation first.
+func TestWordsBesideTheCatalogsLeadTheRanking(t *testing.T) {
+	for _, c := range []struct {
+		name, query, want, ablation string
+		ops                         []*operations.Operation
+	}{{
+		// A catalog whose paths run the words of each action together,
+		// as several real APIs write them, with no prose to say them
+		// apart.
+		name: "run-together path", query: "Delete a scheduling policy", want: "batch.v1.post_v1_deleteschedulingpolicy", ablation: "split-words",
+		ops: []*operations.Operation{
+			httpOp("batch.v1.post_v1_createschedulingpolicy", "POST", "", "/v1/createschedulingpolicy", operations.KindWrite),
+			httpOp("batch.v1.post_v1_deleteschedulingpolicy", "POST", "", "/v1/deleteschedulingpolicy", operations.KindWrite),
+			httpOp("batch.v1.post_v1_deletejobqueue", "POST", "", "/v1/deletejobqueue", operations.KindWrite),
+			httpOp("batch.v1.post_v1_describejobqueues", "POST", "", "/v1/describejobqueues", operations.KindWrite),
+			httpOp("batch.v1.delete_v1_tags_resource_arn", "DELETE", "Deletes the specified tags from a resource.", "/v1/tags/{resourceArn}", operations.KindDestructive),
+			httpOp("batch.v1.post_v1_tags_resource_arn", "POST", "Associates the specified tags to a resource.", "/v1/tags/{resourceArn}", operations.KindWrite),
+		},
+	}, {
+		name: "untag in the catalog", query: "Remove tags from a certificate authority", want: "pca.untag_certificate_authority", ablation: "reversals",
+		ops: []*operations.Operation{
+			httpOp("pca.tag_certificate_authority", "POST", "", "/#X-Amz-Target=ACMPrivateCA.TagCertificateAuthority", operations.KindWrite),
+			httpOp("pca.untag_certificate_authority", "POST", "", "/#X-Amz-Target=ACMPrivateCA.UntagCertificateAuthority", operations.KindWrite),
+			httpOp("pca.list_tags", "POST", "", "/#X-Amz-Target=ACMPrivateCA.ListTags", operations.KindWrite),
+			httpOp("pca.delete_certificate_authority", "POST", "", "/#X-Amz-Target=ACMPrivateCA.DeleteCertificateAuthority", operations.KindWrite),
+		},
+	}, {
+		name: "uninvite in the request", query: "uninvite someone from the org", want: "org.invitations.delete", ablation: "reversals",
+		ops: []*operations.Operation{
+			httpOp("org.members.delete", "DELETE", "", "/orgs/{org}/members/{username}", operations.KindDestructive),
+			httpOp("org.members.list", "GET", "", "/orgs/{org}/members", operations.KindRead),
+			httpOp("org.invitations.delete", "DELETE", "", "/orgs/{org}/invitations/{invitation_id}", operations.KindDestructive),
+			httpOp("org.invitations.create", "POST", "", "/orgs/{org}/invitations", operations.KindWrite),
+			httpOp("org.invitations.list", "GET", "", "/orgs/{org}/invitations", operations.KindRead),
+		},
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			if res := New(c.ops, Options{}).Search(c.query, Filter{}, 5); len(res.Candidates) == 0 || res.Candidates[0].Op.ID != c.want {
+				t.Errorf("%s: got %v, want %s first", c.query, candidateIDs(res), c.want)
+			}
+			off := New(c.ops, Options{Ablate: []string{c.ablation}}).Search(c.query, Filter{}, 5)
+			if len(off.Candidates) > 0 && off.Candidates[0].Op.ID == c.want {
+				t.Errorf("%s with %s off: %s still first; the test no longer shows what the rule does", c.query, c.ablation, c.want)
+			}
+		})
 	}
 }
 

@@ -145,6 +145,16 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		g.many = vc == verbNone && !g.item && plural(w) != w
 		g.one = vc == verbNone && !g.item && plural(w) == w && r.tu.singular
 		g.variants = ix.lookup(w, r.tu.stem, nil)
+		if r.tu.reversals && verbLexicon[w] == verbNone {
+			// "uninvite" is about invites: the request meets the
+			// catalog's word for what it undoes, as the index does
+			// (alsoWords), and the verb says which of those operations.
+			if b, ok := reversalBase(plural(w)); ok {
+				for _, v := range ix.lookup(b, r.tu.stem, sc.vbuf[:0]) {
+					addVariant(&g, v.t, v.w)
+				}
+			}
+		}
 		ownWord := len(g.variants) > 0 && g.variants[0].w >= 1
 		if len(g.variants) > 0 {
 			if k := seen(g.variants[0].t); k >= 0 {

@@ -62,7 +62,8 @@
 //     "disassociate", "deregister"), on both sides (ablation "reversals").
 //   - Words indexed beside the catalog's own (alsoWords): a reversal also
 //     says the verb it undoes ("untag" → tag, so "remove the tags" meets
-//     untag_resource, and the verb tells it from tag_resource), and a word
+//     untag_resource, and the verb tells it from tag_resource; a request's
+//     "uninvite" meets the catalog's invitations the same way), and a word
 //     that is several run together says each of them when they are words
 //     of the learned vectors' vocabulary ("deleteschedulingpolicy" →
 //     delete, scheduling, policy; ablation "split-words"). They pair into
