@@ -145,7 +145,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		g.many = vc == verbNone && !g.item && plural(w) != w
 		g.one = vc == verbNone && !g.item && plural(w) == w && r.tu.singular
 		g.variants = ix.lookup(w, r.tu.stem, nil)
-		if r.tu.reversals && verbLexicon[w] == verbNone {
+		if r.tu.reversals && reversible(w) && verbLexicon[w] == verbNone {
 			// "uninvite" is about invites: the request meets the
 			// catalog's word for what it undoes, as the index does
 			// (alsoWords), and the verb says which of those operations.

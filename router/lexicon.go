@@ -417,6 +417,17 @@ func reversedVerb(w string) verbClass {
 	return verbNone
 }
 
+// reversible reports whether w starts with a reversing prefix: whether
+// it may be a reversal at all.
+func reversible(w string) bool {
+	for _, p := range reversingPrefixes {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // reversalBase returns the verb a reversal undoes ("tag" for "untag",
 // "associate" for "disassociate"; see reversedVerb), and whether w is one.
 func reversalBase(w string) (string, bool) {
