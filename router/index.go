@@ -147,6 +147,10 @@ type index struct {
 	vocab                                             []string            // term id → stem
 	fwd                                               fwdPostings         // operation → feedback words
 	svc                                               serviceIndex        // service names, for a query that names one
+
+	// resSig is, per operation, a signature of its id and resource words
+	// (termBit of each): agrees rules out most operations with one AND.
+	resSig []uint64
 }
 
 // termEntry packs (term, field, tf) into one integer, so that sorting
@@ -758,6 +762,15 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 	ix.isRes = make([]bool, nt)
 	for _, t := range ix.resTerms.term {
 		ix.isRes[t] = true
+	}
+	ix.resSig = make([]uint64, n)
+	for d := range n {
+		for _, t := range ix.idTerms.of(uint32(d)) {
+			ix.resSig[d] |= termBit(t)
+		}
+		for _, t := range ix.resTerms.of(uint32(d)) {
+			ix.resSig[d] |= termBit(t)
+		}
 	}
 	tu := opts.tuning()
 	weights := tu.w

@@ -568,6 +568,9 @@ func keepBest(best []float32, gt []uint32, d uint32, s float32) []uint32 {
 // reports.ticket_volume, not with orgs.list (whose summary mentions open
 // tickets).
 func (ix *index) agrees(g *group, d uint32) bool {
+	if ix.resSig[d]&g.resSig == 0 {
+		return false
+	}
 	for _, t := range g.res[:g.nres] {
 		if slices.Contains(ix.idTerms.of(d), t) || slices.Contains(ix.resTerms.of(d), t) {
 			return true
@@ -575,6 +578,9 @@ func (ix *index) agrees(g *group, d uint32) bool {
 	}
 	return false
 }
+
+// termBit is term t's bit in a 64-bit signature of a set of terms.
+func termBit(t uint32) uint64 { return 1 << ((t * 0x9E3779B1) >> 26) }
 
 // sortHits sorts h best first (see better).
 func sortHits(h []hit) {

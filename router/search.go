@@ -100,8 +100,9 @@ type group struct {
 	// res holds the first nres variants of the word that are some
 	// operation's resource ("tickets"): an operation whose id and path
 	// say none of them matches the word at a discount.
-	res  [2]uint32
-	nres uint8
+	res    [2]uint32
+	nres   uint8
+	resSig uint64 // termBit of each of res (see index.agrees)
 	// repeats counts the later occurrences of the word in the query.
 	repeats uint8
 	// item: an identifier follows the word ("issue 1347"): the request is
@@ -124,6 +125,7 @@ func (g *group) addRes(ix *index, t uint32) {
 	if int(t) < len(ix.isRes) && ix.isRes[t] && int(g.nres) < len(g.res) && !slices.Contains(g.res[:g.nres], t) {
 		g.res[g.nres] = t
 		g.nres++
+		g.resSig |= termBit(t)
 	}
 }
 
