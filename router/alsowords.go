@@ -35,10 +35,8 @@ func newAlsoWords(opts Options) alsoWords {
 // of returns the words to index beside w (lower case), or nil.
 func (a alsoWords) of(w string) []string {
 	var out []string
-	if a.reversals && verbLexicon[w] == verbNone {
-		if b, ok := reversalBase(plural(w)); ok {
-			out = append(out, b)
-		}
+	if b, ok := undoes(w); ok && a.reversals {
+		out = append(out, b)
 	}
 	if a.dict != nil {
 		out = a.split(w, out)

@@ -145,14 +145,12 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		g.many = vc == verbNone && !g.item && plural(w) != w
 		g.one = vc == verbNone && !g.item && plural(w) == w && r.tu.singular
 		g.variants = ix.lookup(w, r.tu.stem, nil)
-		if r.tu.reversals && reversible(w) && verbLexicon[w] == verbNone {
+		if b, ok := undoes(w); ok && r.tu.reversals {
 			// "uninvite" is about invites: the request meets the
 			// catalog's word for what it undoes, as the index does
 			// (alsoWords), and the verb says which of those operations.
-			if b, ok := reversalBase(plural(w)); ok {
-				for _, v := range ix.lookup(b, r.tu.stem, sc.vbuf[:0]) {
-					addVariant(&g, v.t, v.w)
-				}
+			for _, v := range ix.lookup(b, r.tu.stem, sc.vbuf[:0]) {
+				addVariant(&g, v.t, v.w)
 			}
 		}
 		ownWord := len(g.variants) > 0 && g.variants[0].w >= 1

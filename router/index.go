@@ -408,10 +408,13 @@ const minParallelOps = 2048
 type wordInfo struct {
 	surface, stem uint32
 	skip          bool
-	// also are the terms (surface and stem) of the words indexed beside
-	// this one (see alsoWords).
-	also []uint32
+	// also are the terms of the words indexed beside this one (see
+	// alsoWords), in their order.
+	also []alsoTerms
 }
+
+// alsoTerms are the two term ids of a word indexed beside another.
+type alsoTerms struct{ surface, stem uint32 }
 
 // chunkVocab is the vocabulary of one chunk of operations, tokenized on its
 // own goroutine. Local term ids are remapped to global ones by buildIndex.
@@ -487,7 +490,7 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 						if ws := aw.of(w); len(ws) > 0 {
 							v.also[w] = ws
 							for _, a := range ws {
-								wi.also = append(wi.also, v.intern(plural(a)), v.intern(stemKey(stem(a))))
+								wi.also = append(wi.also, alsoTerms{v.intern(plural(a)), v.intern(stemKey(stem(a)))})
 							}
 						}
 					}
@@ -500,9 +503,10 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 				if !opts.noStem {
 					cur = append(cur, mkEntry(wi.stem, f, 1))
 				}
-				for i, t := range wi.also {
-					if i%2 == 0 || !opts.noStem {
-						cur = append(cur, mkEntry(t, f, 1))
+				for _, a := range wi.also {
+					cur = append(cur, mkEntry(a.surface, f, 1))
+					if !opts.noStem {
+						cur = append(cur, mkEntry(a.stem, f, 1))
 					}
 				}
 				if bigramField[f] && !opts.noBigrams {
@@ -517,11 +521,11 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 					}
 					before := prev
 					prevAlso = -1
-					for i := 1; i < len(wi.also); i += 2 {
+					for _, a := range wi.also {
 						if before >= 0 {
-							cur = append(cur, mkEntry(v.bigram(uint32(before), wi.also[i]), f, 1))
+							cur = append(cur, mkEntry(v.bigram(uint32(before), a.stem), f, 1))
 						}
-						before = int64(wi.also[i])
+						before = int64(a.stem)
 						prevAlso = before
 					}
 					prev = int64(wi.stem)

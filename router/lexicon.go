@@ -417,15 +417,16 @@ func reversedVerb(w string) verbClass {
 	return verbNone
 }
 
-// reversible reports whether w starts with a reversing prefix: whether
-// it may be a reversal at all.
-func reversible(w string) bool {
+// undoes returns the verb that w, a word the lexicon does not know,
+// reverses ("tag" for "untags"; see reversalBase), and whether it is one.
+// A word without a reversing prefix costs no more than the prefix test.
+func undoes(w string) (string, bool) {
 	for _, p := range reversingPrefixes {
-		if strings.HasPrefix(w, p) {
-			return true
+		if strings.HasPrefix(w, p) && verbLexicon[w] == verbNone {
+			return reversalBase(plural(w))
 		}
 	}
-	return false
+	return "", false
 }
 
 // reversalBase returns the verb a reversal undoes ("tag" for "untag",
