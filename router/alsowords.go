@@ -101,3 +101,27 @@ func (a alsoWords) known(w string) bool {
 	_, ok := a.dict.Index(plural(w))
 	return ok
 }
+
+// spelledApart returns the term of the word pair that w, a word the
+// catalog does not say, is written as when run together ("username" →
+// the pair user name, which userName and "the user name" index), and
+// whether the catalog says such a pair.
+func (ix *index) spelledApart(w string) (uint32, bool) {
+	if len(w) < minSplitWord {
+		return noTerm, false
+	}
+	for i := len(w) - minSplitPiece; i >= minSplitPiece; i-- {
+		a, ok := ix.terms[stemKey(stem(w[:i]))]
+		if !ok {
+			continue
+		}
+		b, ok := ix.terms[stemKey(stem(w[i:]))]
+		if !ok {
+			continue
+		}
+		if t := ix.bigram(a, b, false); t != noTerm {
+			return t, true
+		}
+	}
+	return noTerm, false
+}

@@ -83,3 +83,21 @@ func candidateIDs(res Result) []string {
 	}
 	return out
 }
+
+func TestRunTogetherRequestWordMeetsTheCatalogsPair(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("acct.users.update_name", "PATCH", "Changes the user name of an account.", "/accounts/{id}/userName", operations.KindWrite),
+		httpOp("acct.users.update_email", "PATCH", "Changes the e-mail address of an account.", "/accounts/{id}/email", operations.KindWrite),
+		httpOp("acct.users.get", "GET", "Returns an account.", "/accounts/{id}", operations.KindRead),
+		httpOp("acct.zones.set", "PUT", "Sets the time zone of the account.", "/accounts/{id}/timeZone", operations.KindWrite),
+	}
+	for q, want := range map[string]string{"change my username": "acct.users.update_name", "set the timezone": "acct.zones.set"} {
+		res := New(ops, Options{}).Search(q, Filter{}, 5)
+		if res.Decision == DecisionNoMatch || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
+			t.Errorf("%s: %s %v, want %s first", q, res.Decision, candidateIDs(res), want)
+		}
+		if off := New(ops, Options{Ablate: []string{"split-words"}}).Search(q, Filter{}, 5); off.Decision != DecisionNoMatch {
+			t.Errorf("%s with split-words off: %s; the test no longer shows what the split does", q, off.Decision)
+		}
+	}
+}

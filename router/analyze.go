@@ -153,6 +153,13 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				addVariant(&g, v.t, v.w)
 			}
 		}
+		if len(g.variants) == 0 && vc == verbNone && r.tu.splitWords {
+			// "username" where the catalog says "user name" (or
+			// userName): the word meets the pair as one.
+			if t, ok := ix.spelledApart(w); ok {
+				g.variants = append(g.variants, variant{t: t, w: 1})
+			}
+		}
 		ownWord := len(g.variants) > 0 && g.variants[0].w >= 1
 		if len(g.variants) > 0 {
 			if k := seen(g.variants[0].t); k >= 0 {

@@ -68,7 +68,9 @@
 //     of the learned vectors' vocabulary ("deleteschedulingpolicy" →
 //     delete, scheduling, policy; ablation "split-words"). They pair into
 //     bigrams as the words around them do, and the id and path words the
-//     re-ranker reads count them instead of the run-together word.
+//     re-ranker reads count them instead of the run-together word. A
+//     request's word the catalog does not say meets the catalog's pair
+//     it runs together ("username" → user name, as userName indexes).
 //   - One item or many: a word followed by an identifier ("issue 1347",
 //     "commit 6dcb09b") asks for one item of its resource, a plural in a
 //     read ("show me open tickets") for its collection, and a read of a
