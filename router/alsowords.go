@@ -59,13 +59,8 @@ const (
 // pieces, the one whose last pieces are longest.
 func (a alsoWords) split(w string, out []string) []string {
 	n := len(w)
-	if n < minSplitWord || n > maxSplitPieces*maxSplitPiece || a.known(w) {
+	if n < minSplitWord || n > maxSplitPieces*maxSplitPiece || !lowerASCII(w) || a.known(w) {
 		return out
-	}
-	for i := 0; i < n; i++ {
-		if c := w[i]; c < 'a' || c > 'z' {
-			return out
-		}
 	}
 	// pieces[i] is the fewest pieces w[:i] splits into (0: none found),
 	// from[i] where its last piece starts.
@@ -107,7 +102,7 @@ func (a alsoWords) known(w string) bool {
 // the pair user name, which userName and "the user name" index), and
 // whether the catalog says such a pair.
 func (ix *index) spelledApart(w string) (uint32, bool) {
-	if len(w) < minSplitWord {
+	if len(w) < minSplitWord || len(w) > 2*maxSplitPiece || !lowerASCII(w) {
 		return noTerm, false
 	}
 	for i := len(w) - minSplitPiece; i >= minSplitPiece; i-- {
@@ -124,4 +119,14 @@ func (ix *index) spelledApart(w string) (uint32, bool) {
 		}
 	}
 	return noTerm, false
+}
+
+// lowerASCII reports whether w is made of the letters a to z only.
+func lowerASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package router
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/intentsrv/intentsrv/operations"
@@ -99,5 +100,28 @@ func TestRunTogetherRequestWordMeetsTheCatalogsPair(t *testing.T) {
 		if off := New(ops, Options{Ablate: []string{"split-words"}}).Search(q, Filter{}, 5); off.Decision != DecisionNoMatch {
 			t.Errorf("%s with split-words off: %s; the test no longer shows what the split does", q, off.Decision)
 		}
+	}
+}
+
+// TestLongWordsAreNotSplitOrCorrected: a request or catalog word longer
+// than any split or spelling correction is left whole, so a pathological
+// word (a library caller's; the server caps an intent at 2,000
+// characters) costs its length, not its square.
+func TestLongWordsAreNotSplitOrCorrected(t *testing.T) {
+	long := strings.Repeat("deleteschedulingpolicy", 5000) // 110,000 letters
+	r := New([]*operations.Operation{
+		httpOp("batch.delete_scheduling_policy", "POST", "Deletes a scheduling policy.", "/v1/deleteschedulingpolicy", operations.KindWrite),
+	}, Options{})
+	if _, ok := r.idx.spelledApart(long); ok {
+		t.Error("a 110,000-letter request word was matched as a pair")
+	}
+	if got := newAlsoWords(Options{}).of(long); got != nil {
+		t.Errorf("a 110,000-letter catalog word was split into %d words", len(got))
+	}
+	if got := r.idx.corrections(long, 3, nil); len(got) > 0 {
+		t.Errorf("a 110,000-letter request word was corrected to %d terms", len(got))
+	}
+	if res := r.Search("remove "+long, Filter{}, 5); res.Decision == DecisionRun {
+		t.Errorf("remove <110,000 letters>: %s; a word nobody can read gives no run", res.Decision)
 	}
 }

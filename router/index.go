@@ -896,11 +896,16 @@ func (ix *index) buildDeletes() {
 // to fix; shorter words are too ambiguous ("pr" is not a typo of "pi").
 const minCorrectLen = 5
 
+// maxCorrectLen is the longest query word that spelling correction tries
+// to fix: its cost grows with the square of the word's length, and no
+// word that long is a typo of a catalog's.
+const maxCorrectLen = 48
+
 // corrections returns vocabulary terms within edit distance one of the
 // stem s (which is not itself in the vocabulary), at most max of them,
 // preferring frequent terms.
 func (ix *index) corrections(s string, max int, out []uint32) []uint32 {
-	if ix.deletes == nil || len(s) < minCorrectLen {
+	if ix.deletes == nil || len(s) < minCorrectLen || len(s) > maxCorrectLen {
 		return out
 	}
 	base := len(out)
