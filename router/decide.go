@@ -217,7 +217,7 @@ func (r *Router) twinned(qverb verbClass, first []hit) bool {
 	for _, h := range closeBehind(first) {
 		op := r.ops[h.d]
 		if op.HTTP != nil && op.HTTP.Path == lead.HTTP.Path && op.HTTP.Method != lead.HTTP.Method &&
-			op.Kind == lead.Kind && methodOf(qverb, op.HTTP.Method) {
+			op.Kind == lead.Kind && r.idx.fits[h.d].methodAgrees(qverb) {
 			return true
 		}
 	}

@@ -111,10 +111,9 @@ var fieldB = [numFields]float64{
 
 // index is the inverted index: integer term ids, flat postings lists.
 type index struct {
-	terms   map[string]uint32   // word or ~stem → term id
-	bigrams map[uint64]uint32   // (stem term, stem term) → term id
-	stemIDs map[string]uint32   // surface word → its stem's term, for words seen at build
-	also    map[string][]string // surface word → the words indexed beside it (alsoWords), for words that have some
+	terms   map[string]uint32 // word or ~stem → term id
+	bigrams map[uint64]uint32 // (stem term, stem term) → term id
+	stemIDs map[string]uint32 // surface word → its stem's term, for words seen at build
 	// queryStems caches stemTerm for other words (the index is otherwise
 	// immutable after build).
 	queryStems stemCache
@@ -257,7 +256,10 @@ func (l *termLists) finish(chunks [][]uint32) {
 // operation: add takes the words of the current operation (stop words and
 // numbers skipped, plurals folded, each term once), next closes it.
 type termCollector struct {
-	ix    *index
+	ix *index
+	// also holds the words indexed beside a word (alsoWords), for the
+	// words that have some: the collector counts those instead.
+	also  map[string][]string
 	terms []uint32
 	start int
 }
@@ -267,7 +269,7 @@ func (c *termCollector) add(wb []byte) {
 	if isStopWord(w) || isNumber(w) {
 		return
 	}
-	also := c.ix.also[w]
+	also := c.also[w]
 	if len(also) == 0 {
 		c.addTerm(plural(w))
 	}
@@ -664,7 +666,6 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 		terms:   make(map[string]uint32, 1024),
 		bigrams: make(map[uint64]uint32, 1024),
 		stemIDs: make(map[string]uint32, 1024),
-		also:    make(map[string][]string),
 		noStem:  opts.noStem,
 	}
 	n := len(ops)
@@ -676,6 +677,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 		vocabs[c] = tokenizeChunk(ops, lo, hi, opts, docTerms, lens)
 	})
 	remaps := make([][]uint32, len(cs))
+	also := make(map[string][]string) // the build's only: the collectors read it
 	for c, v := range vocabs {
 		remap := make([]uint32, len(v.keys))
 		for t, k := range v.keys {
@@ -692,7 +694,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 				ix.stemIDs[w] = ix.terms[stemKey(s)]
 			}
 		}
-		maps.Copy(ix.also, v.also)
+		maps.Copy(also, v.also)
 		vocabs[c] = nil
 	}
 	nt := len(ix.vocab)
@@ -710,7 +712,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 		df := make([]uint32, nt)
 		cl := &chunkLists[c]
 		for i := range cl {
-			cl[i].ix = ix
+			cl[i].ix, cl[i].also = ix, also
 		}
 		ids, res, sums, items, paths := &cl[0], &cl[1], &cl[2], &cl[3], &cl[4]
 		wbuf := make([]byte, 0, 64)
