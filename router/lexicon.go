@@ -409,10 +409,18 @@ var reversingPrefixes = [...]string{"un", "dis", "de"}
 // something removes it ("untag", "unassign", "unset", "disassociate",
 // "deregister"). Reversals that restore rather than remove ("unarchive",
 // "unlock") are in the lexicon, which is consulted first. It is English
-// morphology, not any catalog's words; verbNone for anything else.
+// morphology, not any catalog's words; verbNone for anything else. The
+// third person reads as the verb ("Untags a resource", "Disassociates a
+// contact"), as summaries write it, unless the lexicon knows the verb
+// ("Unlocks").
 func reversedVerb(w string) verbClass {
 	if _, ok := reversalBase(w); ok {
 		return verbDelete
+	}
+	if s := plural(w); s != w && verbLexicon[s] == verbNone {
+		if _, ok := reversalBase(s); ok {
+			return verbDelete
+		}
 	}
 	return verbNone
 }

@@ -140,6 +140,8 @@ func TestReversedVerb(t *testing.T) {
 	for w, want := range map[string]verbClass{
 		"untag": verbDelete, "unassign": verbDelete, "unset": verbDelete,
 		"disassociate": verbDelete, "deregister": verbDelete, "unpublish": verbDelete,
+		"untags": verbDelete, "disassociates": verbDelete, "deregisters": verbDelete,
+		"unlocks":  verbNone,
 		"discount": verbNone, "unread": verbNone, "design": verbNone, "undo": verbNone,
 	} {
 		if got := reversedVerb(w); got != want {
