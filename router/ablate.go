@@ -16,7 +16,7 @@ var Ablations = []string{
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals", "split-words",
-	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb",
+	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -46,6 +46,7 @@ func (o *Options) ablate(tu *tuning) {
 		"twins":             &tu.twins,
 		"verb-not-deciding": &tu.verbNotDeciding,
 		"unsaid-verb":       &tu.unsaidVerb,
+		"verbless-writes":   &tu.verblessWrites,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

@@ -69,6 +69,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	if r.tu.requestClause {
 		slot = verbSlot(words)
 	}
+	actionSeen := false
 	for i := 0; i < len(words) && len(groups) < maxGroups; i++ {
 		w := words[i]
 		// Only the first verb is the query's action ("list all open
@@ -142,6 +143,8 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 		}
 		g := group{surface: w, verb: vc != verbNone, item: vc == verbNone && slices.Contains(sc.items, w)}
+		g.action = qverb == verbNone && !actionSeen && (slot < 0 || i == slot)
+		actionSeen = actionSeen || g.action
 		g.many = vc == verbNone && !g.item && plural(w) != w
 		g.one = vc == verbNone && !g.item && plural(w) == w && r.tu.singular
 		g.variants = ix.lookup(w, r.tu.stem, nil)

@@ -102,6 +102,8 @@ func TestOpenAPIDirectorySample(t *testing.T) {
 //     "Reset a Server" ran DELETE /servers/{id} of a cloud API.
 //   - twins: "Update a capacity pool" ran the PUT (create or replace) of a
 //     storage API whose PATCH on the same path was meant.
+//   - verbless-writes: "Single Environment", a request that says no action,
+//     ran the environment's DELETE.
 func TestRunGateOnRealAPIs(t *testing.T) {
 	pkg := corpusPackage(t)
 	apis, err := apicorpus.List(pkg, "")
@@ -139,6 +141,14 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 			requests: []string{"Reset a Server", "Detach Volume", "Remove from Placement Group"},
 			right:    func(id string) bool { return id == "" || strings.Contains(id, "actions") },
 			runs:     map[string]string{"Delete a Server": "api.servers.delete_"},
+		},
+		{
+			// A request that names no action: the environment's
+			// delete led on "single", a word of its description.
+			api: "getpostman.com", rule: "verbless-writes",
+			requests: []string{"Single Environment"},
+			right:    func(id string) bool { return id == "" || strings.Contains(id, ".get_") },
+			runs:     map[string]string{"Single Mock": "api.mocks.get_", "Delete Environment": "api.environments.delete_"},
 		},
 		{
 			api: "azure.com/netapp", rule: "twins",

@@ -224,6 +224,17 @@ func (r *Router) twinned(qverb verbClass, first []hit) bool {
 	return false
 }
 
+// namedFor reports whether operation d's address or id says the word in
+// the request's verb place (see group.action).
+func (r *Router) namedFor(groups []group, d uint32) bool {
+	i := slices.IndexFunc(groups, func(g group) bool { return g.action })
+	if i < 0 || len(groups[i].variants) == 0 {
+		return false
+	}
+	t := groups[i].variants[0].t
+	return slices.Contains(r.address(d), t) || slices.Contains(r.idx.idTerms.of(d), t)
+}
+
 // address returns the words of operation d's address: the literal
 // segments of its HTTP path, or without one its id's resource and name.
 func (r *Router) address(d uint32) []uint32 {
@@ -315,14 +326,22 @@ func idLike(q string) bool {
 // which a run needs on top of confidence: a read never runs a write ("what's
 // the default branch" is not rename_branch), a write never runs a read
 // ("who deleted ticket 12" is not tickets.delete), and a list of many
-// never runs a read of one, nor the other way round.
+// never runs a read of one, nor the other way round. A request whose
+// action the lexicon does not know runs a write only when the operation is
+// named for the word in the verb's place: "accept the quote" runs POST
+// /quotes/{quote}/accept, but "Single Environment" does not run the
+// environment's DELETE, which led on its words: deleting it is a guess at
+// what the caller wants done.
 func (r *Router) runAgrees(groups []group, qverb verbClass, d uint32) bool {
-	if !r.tu.runAgree || qverb == verbNone {
+	if !r.tu.runAgree {
 		return true
 	}
 	kind := r.ops[d].Kind
 	if kind == "" {
 		kind = operations.KindRead
+	}
+	if qverb == verbNone {
+		return kind == operations.KindRead || !r.tu.verblessWrites || r.namedFor(groups, d)
 	}
 	if qverb.kind() != kind {
 		return false

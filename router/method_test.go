@@ -423,6 +423,53 @@ func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 	}
 }
 
+// TestAnActionTheLexiconDoesNotKnowRunsOnlyWhatItNames: a request whose
+// action the lexicon does not know ("single environment", "accept the
+// invite") may run a read, and a write only when the operation is named
+// for the word in the verb's place; a delete that merely leads on the
+// request's words is a guess at what the caller wants done, so find lists
+// it and nothing runs.
+func TestAnActionTheLexiconDoesNotKnowRunsOnlyWhatItNames(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("pm.environments.get_environments", "GET", "Returns the environments of a workspace.", "/environments", operations.KindRead),
+		httpOp("pm.environments.get_environments_uid", "GET", "", "/environments/{uid}", operations.KindRead),
+		httpOp("pm.environments.put_environments_uid", "PUT", "Replaces the variables of an environment.", "/environments/{uid}", operations.KindWrite),
+		httpOp("pm.environments.delete_environments_uid", "DELETE", "Deletes a single environment by its uid.", "/environments/{uid}", operations.KindDestructive),
+		httpOp("pm.invites.get_invites", "GET", "Returns the invitations to a workspace.", "/invites", operations.KindRead),
+		httpOp("pm.invites.post_invites_uid_accept", "POST", "", "/invites/{uid}/accept", operations.KindWrite),
+		httpOp("pm.invites.delete_invites_uid", "DELETE", "Withdraws an invitation.", "/invites/{uid}", operations.KindDestructive),
+		httpOp("pm.workspaces.get_workspaces", "GET", "Returns every workspace you can reach.", "/workspaces", operations.KindRead),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"verbless-writes"}})
+	for q, may := range map[string][]string{
+		"single environment": {"pm.environments.get_environments", "pm.environments.get_environments_uid", "pm.invites.get_invites", "pm.workspaces.get_workspaces"},
+		"accept the invite":  {"pm.environments.get_environments", "pm.environments.get_environments_uid", "pm.invites.get_invites", "pm.invites.post_invites_uid_accept", "pm.workspaces.get_workspaces"},
+	} {
+		sc := on.pool.Get().(*scratch)
+		groups, qverb := on.analyze(q, sc)
+		if qverb != verbNone {
+			t.Fatalf("%q reads as verb %v; the test needs a verb the lexicon does not know", q, qverb)
+		}
+		for d, op := range ops {
+			if got, want := on.runAgrees(groups, qverb, uint32(d)), slices.Contains(may, op.ID); got != want {
+				t.Errorf("%q may run %s: %v, want %v", q, op.ID, got, want)
+			}
+			if !off.runAgrees(groups, qverb, uint32(d)) {
+				t.Errorf("with verbless-writes off, %q may not run %s", q, op.ID)
+			}
+		}
+		sc.clear()
+		on.pool.Put(sc)
+	}
+	// Through Search: the delete leads on the request's words and is
+	// listed first, but does not run.
+	const q = "single environment"
+	res := on.Search(q, Filter{}, 5)
+	if res.Decision == DecisionRun || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "pm.environments.delete_environments_uid" {
+		t.Errorf("%q: %s %v, want the delete listed first and no run", q, res.Decision, candidateIDs(res))
+	}
+}
+
 // scannerOps are shaped on a real security-scanner API: every operation
 // is a target's, and a page of a target's scans has a path that says
 // "retrieve".

@@ -118,6 +118,10 @@ type group struct {
 	// invoice"): reading, changing or deleting it means one item;
 	// creating it means adding to its collection.
 	one bool
+	// action: no word before it was read as the request's verb, and it
+	// stands where the verb would ("accept the quote", "can you resume
+	// it"), though the lexicon does not know it as one.
+	action bool
 }
 
 // addRes records t as a resource variant of g, when it is one.
