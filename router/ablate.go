@@ -15,7 +15,7 @@ var Ablations = []string{
 	"clauses", "names", "feedback", "diversify", "services", "repeats",
 	"values", "agent-nouns", "one-item", "namespace", "resources", "boosts",
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
-	"reversals", "split-words",
+	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 }
 
@@ -116,6 +116,9 @@ func (o *Options) ablate(tu *tuning) {
 		}
 		if on("rerank") {
 			o.noRerank = true
+		}
+		if on("path-ranker") {
+			o.noPathRanker = true
 		}
 		if on("semantic") {
 			o.noSemantic = true

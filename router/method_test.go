@@ -530,3 +530,42 @@ func TestEvaluateCountsFalseRunsThatDelete(t *testing.T) {
 		t.Errorf("false runs %d, false deletes %d; want 1 and 1", m.FalseRuns, m.FalseDeletes)
 	}
 }
+
+// TestPathWeightsOrderOnlyPoolsWithPaths: the re-ranker's weights for
+// operations with HTTP paths order a pool only when every operation in it
+// has one. A catalog of Go functions ranks as the linear weights rank it,
+// with or without them; an HTTP catalog's pools are theirs. The run gate's
+// probability is the linear weights' either way.
+func TestPathWeightsOrderOnlyPoolsWithPaths(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := func(ops []*operations.Operation, ablate []string, q string) []float64 {
+		var out []float64
+		for _, c := range New(ops, Options{Ablate: ablate}).Search(q, Filter{}, 10).Candidates {
+			out = append(out, c.Score)
+		}
+		return out
+	}
+	for _, q := range []string{"list open tickets", "close ticket 12", "who is on call this week"} {
+		if on, off := scores(reg.All(), nil, q), scores(reg.All(), []string{"path-ranker"}, q); !slices.Equal(on, off) {
+			t.Errorf("%q over Go functions: scores %v, with path-ranker off %v; want the same", q, on, off)
+		}
+	}
+	http := []*operations.Operation{
+		httpOp("shop.orders.get_orders", "GET", "Returns the orders of the shop.", "/orders", operations.KindRead),
+		httpOp("shop.orders.get_orders_id", "GET", "", "/orders/{id}", operations.KindRead),
+		httpOp("shop.orders.post_orders", "POST", "Places an order.", "/orders", operations.KindWrite),
+		httpOp("shop.orders.delete_orders_id", "DELETE", "Cancels an order that has not shipped.", "/orders/{id}", operations.KindDestructive),
+		httpOp("shop.orders.get_orders_id_items", "GET", "Returns the items of an order.", "/orders/{id}/items", operations.KindRead),
+		httpOp("shop.customers.get_customers_id_orders", "GET", "Returns a customer's orders.", "/customers/{id}/orders", operations.KindRead),
+	}
+	differs := false
+	for _, q := range []string{"get the order", "show the orders of a customer", "what items are in my order"} {
+		differs = differs || !slices.Equal(scores(http, nil, q), scores(http, []string{"path-ranker"}, q))
+	}
+	if !differs {
+		t.Error("over an HTTP catalog the path weights changed no score: they are not in use")
+	}
+}

@@ -114,12 +114,32 @@ func (m *model) score(x *[numFeatures]float32) float32 {
 	return z
 }
 
-//go:embed ranker.json
-var rankerFile []byte
+// The re-ranker has two weight sets, both learned on the same pools by
+// cmd/vecgen:
+//   - ranker.json, linear, orders every pool that holds an operation
+//     without an HTTP path (Go functions, MCP tools), and gives every
+//     pool the leader's probability that the run gate reads: its
+//     probabilities are the ones runProbability was set on;
+//   - ranker_paths.json, with a layer of tanh units, orders the pools
+//     whose candidates all have an HTTP path. The units let features act
+//     together ("the verb agrees" means more when the path says what the
+//     query says), and lean on the path features: on catalogs without
+//     paths they lose to the linear set (BENCHMARKS.md, router rounds 4
+//     and 9), so they never see one.
+var (
+	//go:embed ranker.json
+	rankerFile []byte
+	//go:embed ranker_paths.json
+	pathRankerFile []byte
+)
 
-// loadWeights decodes the embedded weights once per process; weights of
-// another feature list are refused (the re-ranker is then off).
-var loadWeights = sync.OnceValues(func() (*model, error) { return parseWeights(rankerFile) })
+// loadWeights and loadPathWeights decode the embedded weights once per
+// process; weights of another feature list are refused (the re-ranker, or
+// its path set, is then off).
+var (
+	loadWeights     = sync.OnceValues(func() (*model, error) { return parseWeights(rankerFile) })
+	loadPathWeights = sync.OnceValues(func() (*model, error) { return parseWeights(pathRankerFile) })
+)
 
 // parseWeights decodes a weights file into a model, refusing one whose
 // features are not the router's.
@@ -361,34 +381,47 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 		return hits
 	}
 	last := hits[n-1].s // the pool's lowest lexical score
-	var z [rerankPool]float32
-	zmax := float32(math.Inf(-1))
+	m := r.weights
+	if r.pathWeights != nil && r.allPaths(hits[:n]) {
+		m = r.pathWeights
+	}
+	// z orders the pool (in units of the lexical log score, so that score
+	// ratios, which diversification and the decision read, keep their
+	// scale); zl is the linear weights' z, for the leader's probability.
+	var z, zl [rerankPool]float32
+	zmax, zlmax := float32(math.Inf(-1)), float32(math.Inf(-1))
+	lead := -1
 	for i := range hits[:n] {
 		if hits[i].s <= 0 {
 			continue
 		}
 		x := r.features(&q, groups, hits[i].d, total, sc)
 		x[featLogScore] = float32(math.Log(float64(hits[i].s / top)))
-		// In units of the lexical log score, so that score ratios (which
-		// diversification and the decision read) keep their scale.
-		z[i] = r.weights.score(&x) / r.weights.w[featLogScore]
-		zmax = max(zmax, z[i])
+		zl[i] = r.weights.score(&x) / r.weights.w[featLogScore]
+		z[i] = zl[i]
+		if m != r.weights {
+			z[i] = m.score(&x) / m.w[featLogScore]
+		}
+		if z[i] > zmax {
+			zmax, lead = z[i], i
+		}
+		zlmax = max(zlmax, zl[i])
 	}
 	// The best re-scored candidate keeps the leader's score; the others
 	// are placed under it by their distance in z (bounded, so that a far
 	// candidate keeps a positive score and none tie by rounding). The
-	// leader's probability under the weights is the softmax of the pool
-	// in the units the weights were fitted in.
+	// leader's probability is the softmax of the pool under the linear
+	// weights, in the units they were fitted in.
 	floor := last
 	var sum float64
 	for i := range hits[:n] {
 		if hits[i].s > 0 {
-			sum += math.Exp(float64((z[i] - zmax) * r.weights.w[featLogScore]))
+			sum += math.Exp(float64((zl[i] - zlmax) * r.weights.w[featLogScore]))
 			hits[i].s = top * float32(math.Exp(float64(max(-30, z[i]-zmax))))
 			floor = min(floor, hits[i].s)
 		}
 	}
-	sc.leadProb = float32(1 / sum)
+	sc.leadProb = float32(math.Exp(float64((zl[lead]-zlmax)*r.weights.w[featLogScore])) / sum)
 	// The weights order the pool, never a candidate they did not see:
 	// the rest of the ranking is scaled to stay under the pool's lowest.
 	if n < len(hits) && last > 0 && floor < last {
@@ -398,6 +431,16 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	}
 	sortHits(hits)
 	return hits
+}
+
+// allPaths reports whether every operation of pool has an HTTP path.
+func (r *Router) allPaths(pool []hit) bool {
+	for _, h := range pool {
+		if !r.idx.paths[h.d].http {
+			return false
+		}
+	}
+	return true
 }
 
 // severalRequests reports whether the intent is several sentences with

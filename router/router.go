@@ -35,6 +35,7 @@ type Options struct {
 	// ablation switches, for the evaluation of the method itself.
 	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams bool
 	noClauses, noNames, noFeedback, noSemantic, noRerank         bool
+	noPathRanker                                                 bool
 	// noRunGate: a run needs neither the re-ranker's probability nor the
 	// nearer margin of the two passes (decide.go).
 	noRunGate bool
@@ -90,6 +91,9 @@ type Router struct {
 	tu      tuning
 	sem     *semantic // nil when switched off
 	weights *model    // the re-ranker's; nil when switched off
+	// pathWeights order pools of operations with HTTP paths (see
+	// ranker_paths.json); nil when switched off.
+	pathWeights *model
 
 	pool sync.Pool // *scratch
 
@@ -149,6 +153,9 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	if !opts.noRerank {
 		if m, err := loadWeights(); err == nil {
 			r.weights = m
+			if p, err := loadPathWeights(); err == nil && !opts.noPathRanker && p.w[featLogScore] > 0 {
+				r.pathWeights = p
+			}
 		}
 	}
 	n, nns, vocab := len(r.ops), r.idx.nsUnits, len(r.idx.post.start)-1

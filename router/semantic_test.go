@@ -18,6 +18,13 @@ func TestEmbeddedModelsLoad(t *testing.T) {
 	if w.w[featLogScore] <= 0 {
 		t.Fatalf("the lexical score's weight is %v; the re-ranker would invert the ranking", w.w[featLogScore])
 	}
+	p, err := loadPathWeights()
+	if err != nil {
+		t.Fatalf("embedded ranker weights for pools with paths: %v", err)
+	}
+	if p.w[featLogScore] <= 0 || len(p.hidden) == 0 {
+		t.Fatalf("the path weights have log-score weight %v and %d hidden units; want a positive weight and units", p.w[featLogScore], len(p.hidden))
+	}
 	if learnedVerb("creates") != verbCreate || learnedVerb("deletes") != verbDelete {
 		t.Fatal("third-person verbs are not read as their class")
 	}
