@@ -123,9 +123,19 @@ func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args j
 		return s.runStatus(rec, op.ID+" runs on the server as MCP task "+rec.ID+"; its result is kept "+s.retentionPhrase()+" after it ends")
 	}
 	var env *Envelope
-	if out, done := run.Wait(ctx, w.d, progressOf(ctx)); done {
-		env = envelopeOf(op, out)
-	} else if rec, out, finished := run.Detach(); finished {
+	var rec runs.Record
+	out, done := run.Wait(ctx, w.d, progressOf(ctx))
+	if !done {
+		rec, out, done = run.Detach()
+	}
+	if done && ctx.Err() != nil {
+		// The call ended as its run finished: the answer is the call's
+		// end, never an ok that races it (nobody reads it as this call's
+		// result, and a caller that did would take a cancelled call for a
+		// done one).
+		return s.operationFailure(op, doneError(ctx))
+	}
+	if done {
 		env = envelopeOf(op, out)
 	} else {
 		note := fmt.Sprintf("%s is still running after %s", op.ID, shortDuration(w.d))
