@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -82,6 +83,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		hiBoost *= 1 + r.tu.slugBoost
 	}
 	kth := r.kthAllowed(touched, acc, f, limit, sc)
+	all := f.keepsAll()
 	lead, h := sc.lead[:0], sc.kth[:0]
 	for _, d := range touched {
 		if acc[d] < kth {
@@ -89,7 +91,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 		s := b.boost(d, acc[d])
 		lead = append(lead, hit{d, s})
-		if f.allowed(r.ops[d]) {
+		if all || f.allowed(r.ops[d]) {
 			h = pushBounded(h, s, limit)
 		}
 	}
@@ -107,7 +109,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 		s = b.boost(d, s)
 		acc[d] = s
-		if f.allowed(r.ops[d]) {
+		if all || f.allowed(r.ops[d]) {
 			h = pushBounded(h, s, limit)
 			if len(h) == limit {
 				bar = h[0]
@@ -217,8 +219,9 @@ func (b *booster) bound(d uint32) float32 {
 // of touched that pass f, or 0 when fewer pass.
 func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int, sc *scratch) float32 {
 	h := sc.kth[:0]
+	all := f.keepsAll()
 	for _, d := range touched {
-		if s := acc[d]; (len(h) < limit || s > h[0]) && f.allowed(r.ops[d]) {
+		if s := acc[d]; (len(h) < limit || s > h[0]) && (all || f.allowed(r.ops[d])) {
 			h = pushBounded(h, s, limit)
 		}
 	}
@@ -266,7 +269,7 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 	sc.hidden = 0
 	// Select the top documents with a bounded min-heap.
 	h := sc.heap[:0]
-	filtered := f.Namespace != "" || len(f.Kinds) > 0 || f.Keep != nil
+	filtered := !f.keepsAll()
 	for _, d := range touched {
 		s := acc[d]
 		if len(h) == limit && !better(hit{d, s}, h[0]) {
@@ -583,16 +586,22 @@ func (ix *index) agrees(g *group, d uint32) bool {
 func termBit(t uint32) uint64 { return 1 << ((t * 0x9E3779B1) >> 26) }
 
 // sortHits sorts h best first (see better).
-func sortHits(h []hit) {
-	slices.SortFunc(h, func(a, b hit) int {
-		if better(a, b) {
-			return -1
-		}
-		if better(b, a) {
-			return 1
-		}
-		return 0
-	})
+func sortHits(h []hit) { slices.SortFunc(h, compareHits) }
+
+// compareHits is better as a comparison: negative when a is better than
+// b, positive when b is, 0 when neither is. It gives what two calls of
+// better would (a NaN score is neither better nor worse than any), in
+// one pass.
+func compareHits(a, b hit) int {
+	switch {
+	case a.s > b.s:
+		return -1
+	case a.s < b.s:
+		return 1
+	case a.s == b.s:
+		return cmp.Compare(a.d, b.d)
+	}
+	return 0
 }
 
 // better orders hits: higher score first, then earlier document.

@@ -166,6 +166,12 @@ func New(ops []*operations.Operation, opts Options) *Router {
 // Len returns the number of operations in the index.
 func (r *Router) Len() int { return len(r.ops) }
 
+// keepsAll reports whether f passes every operation, so that a loop over
+// many candidates can skip calling allowed on each.
+func (f *Filter) keepsAll() bool {
+	return f.Namespace == "" && len(f.Kinds) == 0 && f.Keep == nil
+}
+
 // allowed reports whether op passes f.
 func (f *Filter) allowed(op *operations.Operation) bool {
 	if f.Namespace != "" {
