@@ -64,6 +64,9 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	if len(qres.terms) == 0 {
 		b.miss = 0
 	}
+	for _, t := range qres.terms {
+		b.qresSig |= termBit(t)
+	}
 	if len(touched) <= minPrune*limit {
 		for _, d := range touched {
 			acc[d] = b.boost(d, acc[d])
@@ -139,6 +142,10 @@ type booster struct {
 	// scopeRes holds, per operation scope, the resources the query
 	// names in that scope (Router.scopeRes).
 	scopeRes *[3][]uint32
+	// qresSig is the signature of qres (termBit of each term): an
+	// operation whose index.resSig shares no bit with it names none of
+	// the query's resources, with no list to walk.
+	qresSig uint64
 }
 
 // boost returns operation d's score s with the boosts applied: the verb
@@ -148,12 +155,11 @@ type booster struct {
 func (b *booster) boost(d uint32, s float32) float32 {
 	r, ix := b.r, b.r.idx
 	s *= b.verbFactor(d)
-	if idb := r.tu.idBoost; idb > 0 {
-		if ts := ix.idTerms.of(d); len(ts) > 0 {
-			s *= 1 + idb*float32(b.qterms.count(ts))/float32(len(ts))
-		}
+	ids := ix.idTerms.of(d)
+	if idb := r.tu.idBoost; idb > 0 && len(ids) > 0 {
+		s *= 1 + idb*float32(b.qterms.count(ids))/float32(len(ids))
 	}
-	if b.miss > 0 && !b.qres.any(ix.idTerms.of(d)) && !b.qres.any(ix.resTerms.of(d)) {
+	if b.miss > 0 && (ix.resSig[d]&b.qresSig == 0 || !b.qres.any(ids) && !b.qres.any(ix.resTerms.of(d))) {
 		s *= 1 - b.miss
 	}
 	if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && b.scopeAgrees(d) {
