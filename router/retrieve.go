@@ -490,8 +490,20 @@ func accumulate(a *accumulator, prune *pruning) {
 // variants of the other class.
 func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 	g := &a.groups[gi]
-	p, acc, best, mask, fields := a.p, a.acc, a.best, a.mask, a.fields
 	bit := uint64(1) << uint(gi)
+	n, one := 0, -1
+	for k, v := range g.variants {
+		if a.heavy(g, v) == heavy {
+			n, one = n+1, k
+		} else {
+			other = true
+		}
+	}
+	if n == 1 {
+		a.scanOne(g, g.variants[one], bit, restrict)
+		return other
+	}
+	p, acc, best, mask, fields := a.p, a.acc, a.best, a.mask, a.fields
 	gt := (*a.gbuf)[:0]
 	for _, v := range g.variants {
 		if a.heavy(g, v) != heavy {
@@ -559,6 +571,92 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 	}
 	*a.gbuf = gt
 	return other
+}
+
+// scanOne is scan for a group g (bit bit) with one variant v of the class
+// scanned, as most groups have (a word whose stem meets the same
+// operations has no stem variant). Each unit meets v once, so its value
+// is the group's best: it is added to the unit's sum as it is read
+// instead of being kept in best and gathered after every variant. The
+// additions are the same, in the same order, so acc, mask and touched
+// come out bit for bit as scan's; this saves a store, a load and a
+// branch per posting, on most of a query's postings. The loops are
+// written out, not shared through a helper: a call per posting (the
+// helper is too big to inline) cost more than the saving.
+func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
+	p, acc, mask, fields := a.p, a.acc, a.mask, a.fields
+	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
+	keep := 1 - a.mismatch
+	lo, hi := p.start[v.t], p.start[v.t+1]
+	docs, vals := p.doc[lo:hi], p.val[lo:hi]
+	o := p.denseOf(v.t)
+	switch {
+	case restrict && o >= 0 && len(a.touched) < len(docs):
+		// Look each touched unit up in the term's rank bitmap. A
+		// touched unit has a mask: none joins touched.
+		words, ranks := p.bits[o:], p.ranks[o:]
+		for _, d := range a.touched {
+			if mask[d]&bit != 0 {
+				continue
+			}
+			w, b := words[d>>6], uint64(1)<<(d&63)
+			if w&b == 0 {
+				continue
+			}
+			i := ranks[d>>6] + uint32(bits.OnesCount64(w&(b-1)))
+			if fields != nil {
+				fields[d] |= p.fields[lo+i]
+			}
+			s := vals[i] * v.w
+			if discount && !a.ix.agrees(g, d) {
+				s *= keep
+			}
+			acc[d] += s
+			mask[d] |= bit
+		}
+	case restrict && len(a.touched)*binarySearchFactor < len(docs):
+		// Few candidates: binary-search each one.
+		for _, d := range a.touched {
+			if mask[d]&bit != 0 {
+				continue
+			}
+			i, ok := slices.BinarySearch(docs, d)
+			if !ok {
+				continue
+			}
+			if fields != nil {
+				fields[d] |= p.fields[int(lo)+i]
+			}
+			s := vals[i] * v.w
+			if discount && !a.ix.agrees(g, d) {
+				s *= keep
+			}
+			acc[d] += s
+			mask[d] |= bit
+		}
+	default:
+		fs := p.fields[lo:hi]
+		touched := a.touched
+		for k, d := range docs {
+			m := mask[d]
+			if m&bit != 0 || (restrict && m == 0) {
+				continue
+			}
+			if m == 0 {
+				touched = append(touched, d)
+			}
+			if fields != nil {
+				fields[d] |= fs[k]
+			}
+			s := vals[k] * v.w
+			if discount && !a.ix.agrees(g, d) {
+				s *= keep
+			}
+			acc[d] += s
+			mask[d] = m | bit
+		}
+		a.touched = touched
+	}
 }
 
 // keepBest records s as unit d's best variant of the group being scored,
