@@ -61,9 +61,10 @@ func contentGroups(groups []group) int {
 
 // fuseClauses re-ranks whole, the whole query's hits (its scores are in
 // acc for every touched document), with the rankings of each clause of
-// intent searched alone, and returns the best limit. sc2 is a scratch for
-// the clause searches.
-func (r *Router) fuseClauses(intent string, whole []hit, acc []float32, f Filter, limit int, sc2 *scratch) []hit {
+// intent searched alone, and returns the best limit, written over *out
+// (which keeps the array for the next query). sc2 is a scratch for the
+// clause searches.
+func (r *Router) fuseClauses(intent string, whole []hit, acc []float32, f Filter, limit int, sc2 *scratch, out *[]hit) []hit {
 	if len(whole) == 0 {
 		return whole
 	}
@@ -111,5 +112,6 @@ func (r *Router) fuseClauses(intent string, whole []hit, acc []float32, f Filter
 	}
 	sortHits(fused)
 	sc2.fused = fused
-	return slices.Clone(fused[:min(limit, len(fused))])
+	*out = append((*out)[:0], fused[:min(limit, len(fused))]...)
+	return *out
 }

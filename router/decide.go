@@ -278,22 +278,25 @@ func (r *Router) coverage(groups []group, mask uint64, total float32) float64 {
 	return math.Min(1, float64(got/total))
 }
 
-// explainer builds the explanations of one result's candidates in two
-// shared arrays, sized up front: two allocations per result, not two or
+// explainer builds the explanations of one result's candidates in one
+// shared array, sized up front: one allocation per result, not two or
 // more per candidate.
 type explainer struct {
 	groups        []group
 	words, fields []string
 }
 
-// newExplainer sizes the arrays for the documents of hits.
+// newExplainer sizes the array for the documents of hits: words in its
+// first part, fields in the rest. Each part's capacity ends where the
+// other's begins, so neither can write over the other.
 func newExplainer(groups []group, hits []hit, sc *scratch) explainer {
 	nw, nf := 0, 0
 	for _, h := range hits {
 		nw += bits.OnesCount64(sc.mask[h.d])
 		nf += bits.OnesCount16(sc.fields[h.d])
 	}
-	return explainer{groups: groups, words: make([]string, 0, nw), fields: make([]string, 0, nf)}
+	buf := make([]string, nw+nf)
+	return explainer{groups: groups, words: buf[:0:nw], fields: buf[nw : nw : nw+nf]}
 }
 
 // explain lists the query words in mask (those that matched a document)

@@ -161,5 +161,5 @@ func (r *Router) feedback(groups []group, first []hit, total float32, f Filter, 
 		e[d] = 0
 	}
 	sc.gtouched = et
-	return r.selectTop(sc.touched, sc.acc, f, limit, sc)
+	return r.selectTop(sc.touched, sc.acc, f, limit, sc, &sc.ranked[1])
 }

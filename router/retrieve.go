@@ -71,7 +71,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		for _, d := range touched {
 			acc[d] = b.boost(d, acc[d])
 		}
-		return r.selectTop(touched, acc, f, limit, sc), total
+		return r.selectTop(touched, acc, f, limit, sc, &sc.ranked[0]), total
 	}
 	// The boosts multiply a score by at most hiBoost. The operations that
 	// lead by their words (at least limit of them pass the filter) are
@@ -123,7 +123,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		acc[l.d] = l.s
 	}
 	sc.lead, sc.kth = lead, h
-	return r.selectTop(touched, acc, f, limit, sc), total
+	return r.selectTop(touched, acc, f, limit, sc, &sc.ranked[0]), total
 }
 
 // minPrune: score prunes the boosts of a query whose matches outnumber
@@ -270,8 +270,10 @@ func pushBounded(h []float32, s float32, limit int) []float32 {
 
 // selectTop returns the best limit documents of touched (scores in acc)
 // that pass f, best first, and records in sc.hidden the best score of a
-// document f rejected.
-func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int, sc *scratch) []hit {
+// document f rejected. The ranking is written over *out (which keeps the
+// array for the next query): it is valid until the next selectTop into
+// the same buffer.
+func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int, sc *scratch, out *[]hit) []hit {
 	sc.hidden = 0
 	// Select the top documents with a bounded min-heap.
 	h := sc.heap[:0]
@@ -293,11 +295,10 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 			siftDown(h, 0)
 		}
 	}
-	out := make([]hit, len(h))
-	copy(out, h)
-	sortHits(out)
-	sc.heap = h
-	return out
+	top := append((*out)[:0], h...)
+	sortHits(top)
+	sc.heap, *out = h, top
+	return top
 }
 
 // A term is "heavy" (frequent, low idf) when it occurs in more than

@@ -25,7 +25,8 @@ func TestPruningIsExact(t *testing.T) {
 				a := accumulator{p: &r.idx.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, fields: sc.fields, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: r.idx, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
 				accumulate(&a, &sc.prune)
 				sc.touched = a.touched
-				h := r.selectTop(sc.touched, sc.acc, Filter{}, limit, sc)
+				var out []hit // a ranking of its own: the two are compared
+				h := r.selectTop(sc.touched, sc.acc, Filter{}, limit, sc, &out)
 				touched := len(sc.touched)
 				sc.clear()
 				return h, touched

@@ -175,6 +175,11 @@ type scratch struct {
 	divRest  []hit
 	prune    pruning
 	reranked []hit // the re-ranker's copy of the ranking
+	// ranked holds a query's rankings until it is answered, so that
+	// none is allocated: [0] score's (the first pass, on which decide
+	// takes the decision), [1] feedback's, [2] fuseClauses'. Each must
+	// outlive the stages after it, hence one array per stage.
+	ranked [3][]hit
 	// leadProb is the re-ranker's probability that its first candidate is
 	// the one meant (the softmax of its pool, the quantity its weights
 	// were fitted to), or -1 when it did not re-rank.
@@ -264,7 +269,7 @@ func (r *Router) retrieve(intent string, f Filter, limit int, sc *scratch) (grou
 	}
 	if multi {
 		sc2 := r.pool.Get().(*scratch)
-		hits = r.fuseClauses(intent, hits, sc.acc, f, pool, sc2)
+		hits = r.fuseClauses(intent, hits, sc.acc, f, pool, sc2, &sc.ranked[2])
 		r.pool.Put(sc2)
 	}
 	return groups, qverb, hits, first, total
