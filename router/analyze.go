@@ -45,6 +45,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	sc.names = properNames(intent, sc.names[:0])
 	sc.words = words
 	groups = sc.groups[:0]
+	sc.variants = sc.variants[:0]
 	seen := func(t uint32) int {
 		for i := range groups {
 			if len(groups[i].variants) > 0 && groups[i].variants[0].t == t {
@@ -98,7 +99,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		if pv != "" && (isStopWord(w) || isQueryFiller(w)) {
 			// "get rid of", "pull up": the verb itself is a stop word or
 			// a filler; its meaning is the operation verb.
-			g := group{surface: w, verb: true, known: true}
+			g := group{surface: w, verb: true, known: true, variants: sc.variantSpace()}
 			for _, x := range ix.lookup(pv, r.tu.stem, sc.vbuf[:0]) {
 				addVariant(&g, x.t, r.tu.verb*x.w)
 			}
@@ -113,7 +114,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			// authenticated user" (GitHub, GitLab, Slack...). When the
 			// catalog says so, a first-person word means that.
 			if !slices.ContainsFunc(groups, func(g group) bool { return g.surface == "me" }) {
-				g := group{surface: "me"}
+				g := group{surface: "me", variants: sc.variantSpace()}
 				r.addPhrase(&g, "authenticated user", r.tu.syn)
 				if len(g.variants) > 0 {
 					g.cov = ix.idf[g.variants[0].t] * selfWeight
@@ -130,7 +131,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		for l := min(r.syn.maxLen, len(words)-i); l >= 2 && r.syn.starts[w]; l-- {
 			phrase := strings.Join(words[i:i+l], " ")
 			if alts, ok := r.syn.lookup(phrase); ok {
-				g := group{surface: phrase}
+				g := group{surface: phrase, variants: sc.variantSpace()}
 				for _, a := range alts {
 					r.addPhrase(&g, a, r.tu.syn)
 				}
@@ -147,7 +148,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		actionSeen = actionSeen || g.action
 		g.many = vc == verbNone && !g.item && plural(w) != w
 		g.one = vc == verbNone && !g.item && plural(w) == w && r.tu.singular
-		g.variants = ix.lookup(w, r.tu.stem, nil)
+		g.variants = ix.lookup(w, r.tu.stem, sc.variantSpace())
 		if b, ok := undoes(w); ok && r.tu.reversals {
 			// "uninvite" is about invites: the request meets the
 			// catalog's word for what it undoes, as the index does
@@ -209,7 +210,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			// neighbours are a group of their own with no coverage: they
 			// find candidates, but a match through them alone leaves
 			// the word unmatched, so the answer stays low-confidence.
-			ng := group{surface: w, learned: true}
+			ng := group{surface: w, learned: true, variants: sc.variantSpace()}
 			r.sem.addNeighbours(&ng, w, r.tu.neighbours)
 			if len(ng.variants) > 0 {
 				ng.known = true
@@ -273,7 +274,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 			if prev != noTerm && len(groups) < maxGroups {
 				if t := ix.bigram(prev, st, false); t != noTerm {
-					g := group{surface: w, variants: []variant{{t: t, w: r.tu.bigram}}, bigram: true}
+					g := group{surface: w, variants: append(sc.variantSpace(), variant{t: t, w: r.tu.bigram}), bigram: true}
 					if st, ok := ix.terms[plural(w)]; ok {
 						g.addRes(ix, st)
 					}
@@ -284,7 +285,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		}
 	}
 	if r.tu.compound > 0 {
-		groups = r.compounds(words, groups)
+		groups = r.compounds(words, groups, sc)
 	}
 	sc.implied = false
 	if qverb == verbNone && !r.opts.noVerbs {
@@ -305,7 +306,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 // compounds adds a group for each pair of adjacent query words that the
 // catalog writes as one word: "zip codes" matches getZipcodeByCounty. The
 // group carries no coverage of its own (its words do).
-func (r *Router) compounds(words []string, groups []group) []group {
+func (r *Router) compounds(words []string, groups []group, sc *scratch) []group {
 	ix := r.idx
 	var buf [64]byte
 	for i := 0; i+1 < len(words) && len(groups) < maxGroups; i++ {
@@ -318,7 +319,7 @@ func (r *Router) compounds(words []string, groups []group) []group {
 		if !ok {
 			continue
 		}
-		g := group{surface: a + " " + b, known: true, variants: []variant{{t: t, w: r.tu.compound}}}
+		g := group{surface: a + " " + b, known: true, variants: append(sc.variantSpace(), variant{t: t, w: r.tu.compound})}
 		g.addRes(ix, t)
 		groups = append(groups, g)
 	}
@@ -364,11 +365,12 @@ func (r *Router) shareIDF(g *group, n0 int) {
 
 // addPhrase adds the words of phrase as variants of g.
 func (r *Router) addPhrase(g *group, phrase string, w float32) {
+	var buf [2]variant // lookup's most: the word and its stem
 	splitWords(phrase, func(x string) {
 		if isStopWord(x) {
 			return
 		}
-		for _, v := range r.idx.lookup(x, r.tu.stem, nil) {
+		for _, v := range r.idx.lookup(x, r.tu.stem, buf[:0]) {
 			addVariant(g, v.t, w*v.w)
 		}
 	})

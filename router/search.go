@@ -147,14 +147,16 @@ type scratch struct {
 	nsTouched     []uint32
 
 	groups []group
-	words  []string
-	corr   []uint32
-	vbuf   []variant
-	kth    []float32    // min-heap for kthAllowed
-	lead   []hit        // score's operations that lead by their words, boosted
-	bounds []groupBound // restrictable's per-group bounds
-	qterms termSet      // the query's terms (variants of weight ≥ 0.5), set by score; the re-ranker reads them
-	qres   termSet      // the resources the query names
+	// variants is the arena of the groups' variants (variantSpace).
+	variants []variant
+	words    []string
+	corr     []uint32
+	vbuf     []variant    // lookup's results while they are copied elsewhere
+	kth      []float32    // min-heap for kthAllowed
+	lead     []hit        // score's operations that lead by their words, boosted
+	bounds   []groupBound // restrictable's per-group bounds
+	qterms   termSet      // the query's terms (variants of weight ≥ 0.5), set by score; the re-ranker reads them
+	qres     termSet      // the resources the query names
 	// scopeRes: the resources the query names, per operation scope
 	// (Router.scopeRes)
 	scopeRes [3][]uint32
@@ -202,7 +204,31 @@ func newScratch(n, nns, vocab int) *scratch {
 		nsAcc:  make([]float32, nns),
 		nsBest: make([]float32, nns),
 		nsMask: make([]uint64, nns),
+		// Room for every group analyze may start, the groups it
+		// drops included (a repeated word, a word nothing meets).
+		variants: make([]variant, 0, 2*maxGroups*variantSpan),
+		vbuf:     make([]variant, 0, 2), // lookup's most
 	}
+}
+
+// variantSpan is the room a group's variants get in a scratch's arena:
+// most groups have one or two, a synonym or a verb a few more.
+const variantSpan = 8
+
+// variantSpace returns an empty slice for a new group's variants with
+// room for variantSpan of them in sc's arena, so that a query's groups
+// allocate nothing. Its capacity ends where the next group's room
+// begins: a group that outgrows it moves to an array of its own (append),
+// never over another's. With the arena full, it returns nil (the group
+// allocates). analyze empties the arena: the variants of a query's groups
+// live until the next query on sc.
+func (sc *scratch) variantSpace() []variant {
+	n := len(sc.variants)
+	if cap(sc.variants)-n < variantSpan {
+		return nil
+	}
+	sc.variants = sc.variants[:n+variantSpan]
+	return sc.variants[n : n : n+variantSpan]
 }
 
 // Search ranks the operations that pass f for intent and returns at most
