@@ -51,7 +51,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		return Result{Decision: DecisionNoMatch}
 	}
 	res.Candidates = make([]Candidate, 0, len(hits))
-	ex := newExplainer(groups, hits, sc)
+	ex := r.newExplainer(groups, hits, sc)
 	top := hits[0].s
 	for i, h := range hits {
 		cov := r.coverage(groups, sc.mask[h.d], total)
@@ -75,7 +75,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 			conf = min(conf, res.Candidates[0].Confidence)
 		}
 		c.Confidence = conf
-		c.Matched, c.Fields = ex.explain(sc.mask[h.d], sc.fields[h.d])
+		c.Matched, c.Fields = ex.explain(sc.mask[h.d], r.matchFields(groups, h.d, sc))
 		res.Candidates = append(res.Candidates, c)
 	}
 	if len(first) == 0 {
@@ -289,11 +289,11 @@ type explainer struct {
 // newExplainer sizes the array for the documents of hits: words in its
 // first part, fields in the rest. Each part's capacity ends where the
 // other's begins, so neither can write over the other.
-func newExplainer(groups []group, hits []hit, sc *scratch) explainer {
+func (r *Router) newExplainer(groups []group, hits []hit, sc *scratch) explainer {
 	nw, nf := 0, 0
 	for _, h := range hits {
 		nw += bits.OnesCount64(sc.mask[h.d])
-		nf += bits.OnesCount16(sc.fields[h.d])
+		nf += bits.OnesCount16(r.matchFields(groups, h.d, sc))
 	}
 	buf := make([]string, nw+nf)
 	return explainer{groups: groups, words: buf[:0:nw], fields: buf[nw : nw : nw+nf]}

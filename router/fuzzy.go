@@ -150,7 +150,7 @@ func (r *Router) fuzzyResult(intent string, hits []hit, f Filter, limit int, sc 
 			Matched: []string{strings.TrimSpace(intent)}, Fields: []string{"id"},
 		})
 	}
-	ex := newExplainer(sc.groups, hits, sc)
+	ex := r.newExplainer(sc.groups, hits, sc)
 	for _, h := range hits {
 		if len(res.Candidates) >= limit {
 			break
@@ -159,7 +159,7 @@ func (r *Router) fuzzyResult(intent string, hits []hit, f Filter, limit int, sc 
 			continue
 		}
 		c := Candidate{Op: r.ops[h.d], Score: float64(h.s), Confidence: 0.3 * float64(h.s) / max(top, 1e-9)}
-		c.Matched, c.Fields = ex.explain(sc.mask[h.d], sc.fields[h.d])
+		c.Matched, c.Fields = ex.explain(sc.mask[h.d], r.matchFields(sc.groups, h.d, sc))
 		res.Candidates = append(res.Candidates, c)
 	}
 	return res

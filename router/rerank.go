@@ -229,7 +229,7 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 		x[featPathParams] = float32(ps.params) / 4
 	}
 	x[featCoverage] = contentCoverage(groups, sc.mask[d])
-	fm := sc.fields[d]
+	fm := r.matchFields(groups, d, sc)
 	if fm&(1<<fName) != 0 {
 		x[featInName] = 1
 	}

@@ -21,7 +21,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	}
 	prune := &sc.prune
 	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f}
-	ops := accumulator{p: &ix.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, fields: sc.fields, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: ix, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
+	ops := accumulator{p: &ix.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: ix, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
 	accumulate(&ops, prune)
 	sc.touched = ops.touched
 	touched := sc.touched
@@ -413,11 +413,11 @@ type accumulator struct {
 	p      *postings
 	groups []group
 	// acc is the sum so far per unit, best the best variant of the group
-	// being scored, mask the groups that met the unit, fields (nil for
-	// namespaces) the fields they met.
+	// being scored, mask the groups that met the unit. Where they met it
+	// (the fields) is worked out for the few candidates that need it
+	// (fieldsOf), not for every posting read.
 	acc, best []float32
 	mask      []uint64
-	fields    []uint16
 	// touched lists the units with a non-zero mask, in the order met.
 	touched []uint32
 	gbuf    *[]uint32
@@ -504,7 +504,7 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 		a.scanOne(g, g.variants[one], bit, restrict)
 		return other
 	}
-	p, acc, best, mask, fields := a.p, a.acc, a.best, a.mask, a.fields
+	p, acc, best, mask := a.p, a.acc, a.best, a.mask
 	gt := (*a.gbuf)[:0]
 	for _, v := range g.variants {
 		if a.heavy(g, v) != heavy {
@@ -525,9 +525,6 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 					continue
 				}
 				i := ranks[d>>6] + uint32(bits.OnesCount64(w&(b-1)))
-				if fields != nil {
-					fields[d] |= p.fields[lo+i]
-				}
 				gt = keepBest(best, gt, d, vals[i]*v.w)
 			}
 			continue
@@ -539,23 +536,16 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 					continue
 				}
 				if i, ok := slices.BinarySearch(docs, d); ok {
-					if fields != nil {
-						fields[d] |= p.fields[int(lo)+i]
-					}
 					gt = keepBest(best, gt, d, vals[i]*v.w)
 				}
 			}
 			continue
 		}
-		fs := p.fields[lo:hi]
 		for k, d := range docs {
 			if m := mask[d]; m&bit != 0 || (restrict && m == 0) {
 				continue
 			}
 			gt = keepBest(best, gt, d, vals[k]*v.w)
-			if fields != nil {
-				fields[d] |= fs[k]
-			}
 		}
 	}
 	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
@@ -585,7 +575,7 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 // written out, not shared through a helper: a call per posting (the
 // helper is too big to inline) cost more than the saving.
 func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
-	p, acc, mask, fields := a.p, a.acc, a.mask, a.fields
+	p, acc, mask := a.p, a.acc, a.mask
 	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
 	keep := 1 - a.mismatch
 	lo, hi := p.start[v.t], p.start[v.t+1]
@@ -605,9 +595,6 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 				continue
 			}
 			i := ranks[d>>6] + uint32(bits.OnesCount64(w&(b-1)))
-			if fields != nil {
-				fields[d] |= p.fields[lo+i]
-			}
 			s := vals[i] * v.w
 			if discount && !a.ix.agrees(g, d) {
 				s *= keep
@@ -625,9 +612,6 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 			if !ok {
 				continue
 			}
-			if fields != nil {
-				fields[d] |= p.fields[int(lo)+i]
-			}
 			s := vals[i] * v.w
 			if discount && !a.ix.agrees(g, d) {
 				s *= keep
@@ -636,7 +620,6 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 			mask[d] |= bit
 		}
 	default:
-		fs := p.fields[lo:hi]
 		touched := a.touched
 		for k, d := range docs {
 			m := mask[d]
@@ -645,9 +628,6 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 			}
 			if m == 0 {
 				touched = append(touched, d)
-			}
-			if fields != nil {
-				fields[d] |= fs[k]
 			}
 			s := vals[k] * v.w
 			if discount && !a.ix.agrees(g, d) {
@@ -658,6 +638,54 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 		}
 		a.touched = touched
 	}
+}
+
+// fieldsOf returns the fields (a bit set of fName, fSummary, ...) in which
+// the groups in mask met operation d, as the query scored it: for each
+// group, the fields of its variants of the class that met d. Selective
+// variants are scored first, and a heavy one leaves a unit its group met
+// already as it is (accumulate, scan), so that class is the selective one
+// when one of the group's selective variants is in d, the heavy one
+// otherwise; every variant of that class in d was read.
+func (r *Router) fieldsOf(groups []group, d uint32, mask uint64) uint16 {
+	a := accumulator{p: &r.idx.post, heavyPostings: heavyLimit(len(r.ops))}
+	p := a.p
+	var fm uint16
+	for m := mask; m != 0; m &= m - 1 {
+		g := &groups[bits.TrailingZeros64(m)]
+		var selective, heavy uint16
+		met := false // by a selective variant
+		for _, v := range g.variants {
+			i, ok := p.find(v.t, d)
+			switch {
+			case !ok:
+			case a.heavy(g, v):
+				heavy |= p.fields[i]
+			default:
+				selective |= p.fields[i]
+				met = true
+			}
+		}
+		if met {
+			fm |= selective
+		} else {
+			fm |= heavy
+		}
+	}
+	return fm
+}
+
+// matchFields returns fieldsOf operation d for the query of groups, whose
+// scores sc holds. It is worked out on the first call for d and kept in
+// sc.fields until sc is cleared: only the candidates that the re-ranker
+// scores and a result explains need it, not every operation met.
+func (r *Router) matchFields(groups []group, d uint32, sc *scratch) uint16 {
+	fm := sc.fields[d]
+	if fm == 0 && sc.mask[d] != 0 {
+		fm = r.fieldsOf(groups, d, sc.mask[d])
+		sc.fields[d] = fm
+	}
+	return fm
 }
 
 // keepBest records s as unit d's best variant of the group being scored,

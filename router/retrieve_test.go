@@ -22,7 +22,7 @@ func TestPruningIsExact(t *testing.T) {
 			groups, _ := r.analyze(q, sc)
 			top := func(slack float32) ([]hit, int) {
 				sc.prune = pruning{r: r, sc: sc, limit: limit, slack: slack}
-				a := accumulator{p: &r.idx.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, fields: sc.fields, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: r.idx, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
+				a := accumulator{p: &r.idx.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: r.idx, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
 				accumulate(&a, &sc.prune)
 				sc.touched = a.touched
 				var out []hit // a ranking of its own: the two are compared

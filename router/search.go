@@ -138,7 +138,7 @@ type scratch struct {
 	acc      []float32 // fused score per doc
 	best     []float32 // best variant of the current group per doc
 	mask     []uint64  // groups matched per doc
-	fields   []uint16  // fields the query's terms matched per doc (for explain)
+	fields   []uint16  // fields the query's terms matched per doc, filled as needed (matchFields)
 	touched  []uint32
 	gtouched []uint32
 
