@@ -30,9 +30,10 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		ns := accumulator{p: &ix.ns, groups: groups, acc: sc.nsAcc, best: sc.nsBest, mask: sc.nsMask, touched: sc.nsTouched[:0], gbuf: &sc.gtouched, heavyPostings: heavyLimit(ix.nsUnits)}
 		accumulate(&ns, nil)
 		sc.nsTouched = ns.touched
+		w, nsOf, nsAcc := r.tu.ns, ix.nsOf, sc.nsAcc // loaded once, not per operation
 		for _, d := range touched {
-			if k := ix.nsOf[d]; k >= 0 {
-				acc[d] += r.tu.ns * sc.nsAcc[k]
+			if k := nsOf[d]; k >= 0 {
+				acc[d] += w * nsAcc[k]
 			}
 		}
 		for _, k := range sc.nsTouched {
@@ -226,9 +227,21 @@ func (b *booster) bound(d uint32) float32 {
 func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int, sc *scratch) float32 {
 	h := sc.kth[:0]
 	all := f.keepsAll()
-	for _, d := range touched {
-		if s := acc[d]; (len(h) < limit || s > h[0]) && (all || f.allowed(r.ops[d])) {
-			h = pushBounded(h, s, limit)
+	// The first limit documents that pass fill the heap; after them, a
+	// document must beat its least, kept in lo, which most do not.
+	i := 0
+	for ; i < len(touched) && len(h) < limit; i++ {
+		if d := touched[i]; all || f.allowed(r.ops[d]) {
+			h = pushBounded(h, acc[d], limit)
+		}
+	}
+	if len(h) == limit && limit > 0 {
+		lo := h[0]
+		for _, d := range touched[i:] {
+			if s := acc[d]; s > lo && (all || f.allowed(r.ops[d])) {
+				h = pushBounded(h, s, limit)
+				lo = h[0]
+			}
 		}
 	}
 	sc.kth = h
@@ -278,21 +291,34 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 	// Select the top documents with a bounded min-heap.
 	h := sc.heap[:0]
 	filtered := !f.keepsAll()
-	for _, d := range touched {
+	// The first limit documents that pass fill the heap; after them, a
+	// document must be better than its worst, kept in worst, which most
+	// are not.
+	i := 0
+	for ; i < len(touched) && len(h) < limit; i++ {
+		d := touched[i]
 		s := acc[d]
-		if len(h) == limit && !better(hit{d, s}, h[0]) {
-			continue
-		}
 		if filtered && !f.allowed(r.ops[d]) {
 			sc.hidden = max(sc.hidden, s)
 			continue
 		}
-		if len(h) < limit {
-			h = append(h, hit{d, s})
-			siftUp(h, len(h)-1)
-		} else {
+		h = append(h, hit{d, s})
+		siftUp(h, len(h)-1)
+	}
+	if len(h) == limit && limit > 0 {
+		worst := h[0]
+		for _, d := range touched[i:] {
+			s := acc[d]
+			if !better(hit{d, s}, worst) {
+				continue
+			}
+			if filtered && !f.allowed(r.ops[d]) {
+				sc.hidden = max(sc.hidden, s)
+				continue
+			}
 			h[0] = hit{d, s}
 			siftDown(h, 0)
+			worst = h[0]
 		}
 	}
 	top := append((*out)[:0], h...)
