@@ -197,10 +197,16 @@ func (b *booster) verbFactor(d uint32) float32 {
 }
 
 // serviceFactor is the boost of operation d of a service the query names.
+// It is split in two so that the common case, a query that names no
+// service, inlines into boost and bound.
 func (b *booster) serviceFactor(d uint32) float32 {
 	if len(b.services) == 0 {
 		return 1
 	}
+	return b.namedServiceFactor(d)
+}
+
+func (b *booster) namedServiceFactor(d uint32) float32 {
 	if svc := b.r.idx.svc.of[d]; slices.Contains(b.services, svc[0]) || slices.Contains(b.services, svc[1]) {
 		return 1 + b.r.tu.svc
 	}
