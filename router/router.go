@@ -3,6 +3,7 @@ package router
 import (
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/intentsrv/intentsrv/internal/vecfile"
 	"github.com/intentsrv/intentsrv/operations"
@@ -83,6 +84,9 @@ type Result struct {
 type Router struct {
 	ops   []*operations.Operation
 	exact map[string]int32 // id or alias → doc
+	// exactLen is the length of exact's longest key: a longer query
+	// (most requests in prose) is no id or alias (lookupExact).
+	exactLen int
 
 	idx     *index
 	syn     synonymTable
@@ -134,6 +138,9 @@ func New(ops []*operations.Operation, opts Options) *Router {
 				}
 			}
 		}
+	}
+	for k := range r.exact {
+		r.exactLen = max(r.exactLen, len(k))
 	}
 	if opts.noSynonyms {
 		r.syn = synonymTable{entries: map[string][]string{}}
@@ -202,11 +209,25 @@ func (f *Filter) allowed(op *operations.Operation) bool {
 	return f.Keep == nil || f.Keep(op)
 }
 
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // lookupExact resolves an id or alias, trying the trimmed query as written
 // and lower-cased.
 func (r *Router) lookupExact(q string) (int32, bool) {
 	q = strings.TrimSpace(q)
-	if q == "" {
+	if q == "" || len(q) > r.exactLen && isASCII(q) {
+		// Lower-casing keeps the length of ASCII text (not of all
+		// text: "K", the Kelvin sign, is three bytes, "k" one), so an
+		// ASCII query longer than every key matches none, as written
+		// or lower-cased: no need to hash it twice and lower-case it.
 		return 0, false
 	}
 	if d, ok := r.exact[q]; ok {
