@@ -229,14 +229,15 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 		x[featPathParams] = float32(ps.params) / 4
 	}
 	x[featCoverage] = contentCoverage(groups, sc.mask[d])
-	fm := r.matchFields(groups, d, sc)
+	fm, address, params, prose := r.fieldMatches(groups, d, sc.mask[d])
+	sc.fields[d] = fm // for the result's explanation (matchFields)
 	if fm&(1<<fName) != 0 {
 		x[featInName] = 1
 	}
 	if fm != 0 && fm&^(1<<fDesc|1<<fParamDesc) == 0 {
 		x[featDescOnly] = 1
 	}
-	x[featCovAddress], x[featCovParams], x[featCovProseOnly] = r.fieldCoverage(groups, d, sc.mask[d])
+	x[featCovAddress], x[featCovParams], x[featCovProseOnly] = address, params, prose
 	qt := &sc.qterms // the query's terms, as score collected them
 	if ts := ix.idTerms.of(d); len(ts) > 0 {
 		x[featIDShare] = float32(qt.count(ts)) / float32(len(ts))
@@ -308,45 +309,74 @@ func shapeOfPath(path string) pathShape {
 	return ps
 }
 
-// fieldCoverage returns the idf-weighted shares of the query's content
-// words (as contentCoverage counts them) that operation d meets in its
-// address (id, namespace, path), in its parameter names, and only in
-// prose. Where a group met d is looked up in the postings of its
-// variants: the ranking keeps one field mask per operation, not per word.
-func (r *Router) fieldCoverage(groups []group, d uint32, mask uint64) (address, params, prose float32) {
+// fieldMatches reads, in the postings of the variants of each group that
+// met operation d (mask), where the query met d, for two readers:
+//
+//   - fm, the fields (a bit set of fName, fSummary, ...) in which the
+//     groups met d as the query scored it: for each group, the fields of
+//     its variants of the class that met d. Selective variants are scored
+//     first, and a heavy one leaves a unit its group met already as it is
+//     (accumulate, scan), so that class is the selective one when one of
+//     the group's selective variants is in d, the heavy one otherwise.
+//     The scoring loops do not record fields: only the candidates the
+//     re-ranker scores and a result explains need them (matchFields).
+//   - the idf-weighted shares of the query's content words (as
+//     contentCoverage counts them) that d meets, through any variant, in
+//     its address (id, namespace, path), in its parameter names, and only
+//     in prose (the re-ranker's features).
+//
+// One pass serves both, so that a candidate's postings are searched once.
+func (r *Router) fieldMatches(groups []group, d uint32, mask uint64) (fm uint16, address, params, prose float32) {
 	const addressFields = 1<<fName | 1<<fNamespace | 1<<fPath
 	const proseFields = 1<<fDesc | 1<<fParamDesc
-	p := &r.idx.post
+	a := accumulator{p: &r.idx.post, heavyPostings: heavyLimit(len(r.ops))}
+	p := a.p
 	var all float32
 	for gi := range groups {
 		g := &groups[gi]
-		if g.verb || g.cov <= 0 {
-			continue
+		content := !(g.verb || g.cov <= 0)
+		if content {
+			all += g.cov
 		}
-		all += g.cov
 		if mask&(1<<uint(gi)) == 0 {
 			continue
 		}
-		var fm uint16
+		var selective, heavy uint16
+		met := false // by a selective variant
 		for _, v := range g.variants {
-			if i, ok := p.find(v.t, d); ok {
-				fm |= p.fields[i]
+			i, ok := p.find(v.t, d)
+			switch {
+			case !ok:
+			case a.heavy(g, v):
+				heavy |= p.fields[i]
+			default:
+				selective |= p.fields[i]
+				met = true
 			}
 		}
-		if fm&addressFields != 0 {
+		if met {
+			fm |= selective
+		} else {
+			fm |= heavy
+		}
+		if !content {
+			continue
+		}
+		gm := selective | heavy // where any of its variants met d
+		if gm&addressFields != 0 {
 			address += g.cov
 		}
-		if fm&(1<<fParam) != 0 {
+		if gm&(1<<fParam) != 0 {
 			params += g.cov
 		}
-		if fm != 0 && fm&^proseFields == 0 {
+		if gm != 0 && gm&^proseFields == 0 {
 			prose += g.cov
 		}
 	}
 	if all == 0 {
-		return 0, 0, 0
+		return fm, 0, 0, 0
 	}
-	return address / all, params / all, prose / all
+	return fm, address / all, params / all, prose / all
 }
 
 // methodOf reports whether an HTTP method is the one verb class v implies.

@@ -447,7 +447,7 @@ type accumulator struct {
 	// acc is the sum so far per unit, best the best variant of the group
 	// being scored, mask the groups that met the unit. Where they met it
 	// (the fields) is worked out for the few candidates that need it
-	// (fieldsOf), not for every posting read.
+	// (fieldMatches), not for every posting read.
 	acc, best []float32
 	mask      []uint64
 	// touched lists the units with a non-zero mask, in the order met.
@@ -672,49 +672,15 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 	}
 }
 
-// fieldsOf returns the fields (a bit set of fName, fSummary, ...) in which
-// the groups in mask met operation d, as the query scored it: for each
-// group, the fields of its variants of the class that met d. Selective
-// variants are scored first, and a heavy one leaves a unit its group met
-// already as it is (accumulate, scan), so that class is the selective one
-// when one of the group's selective variants is in d, the heavy one
-// otherwise; every variant of that class in d was read.
-func (r *Router) fieldsOf(groups []group, d uint32, mask uint64) uint16 {
-	a := accumulator{p: &r.idx.post, heavyPostings: heavyLimit(len(r.ops))}
-	p := a.p
-	var fm uint16
-	for m := mask; m != 0; m &= m - 1 {
-		g := &groups[bits.TrailingZeros64(m)]
-		var selective, heavy uint16
-		met := false // by a selective variant
-		for _, v := range g.variants {
-			i, ok := p.find(v.t, d)
-			switch {
-			case !ok:
-			case a.heavy(g, v):
-				heavy |= p.fields[i]
-			default:
-				selective |= p.fields[i]
-				met = true
-			}
-		}
-		if met {
-			fm |= selective
-		} else {
-			fm |= heavy
-		}
-	}
-	return fm
-}
-
-// matchFields returns fieldsOf operation d for the query of groups, whose
-// scores sc holds. It is worked out on the first call for d and kept in
+// matchFields returns the fields in which the query of groups, whose
+// scores sc holds, met operation d (see fieldMatches). It is worked out
+// on the first call for d (or by the re-ranker's features) and kept in
 // sc.fields until sc is cleared: only the candidates that the re-ranker
 // scores and a result explains need it, not every operation met.
 func (r *Router) matchFields(groups []group, d uint32, sc *scratch) uint16 {
 	fm := sc.fields[d]
 	if fm == 0 && sc.mask[d] != 0 {
-		fm = r.fieldsOf(groups, d, sc.mask[d])
+		fm, _, _, _ = r.fieldMatches(groups, d, sc.mask[d])
 		sc.fields[d] = fm
 	}
 	return fm
