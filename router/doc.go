@@ -59,7 +59,8 @@
 //     lists, POST creates in a collection and updates an item. A verb the
 //     lexicon does not know that is un-, dis- or de- before one that
 //     creates or changes something removes it (reversedVerb: "untag",
-//     "disassociate", "deregister"), on both sides (ablation "reversals").
+//     "disassociate", "deregister", and in the third person, "Untags"), on
+//     both sides (ablation "reversals").
 //   - Words indexed beside the catalog's own (alsoWords): a reversal also
 //     says the verb it undoes ("untag" → tag, so "remove the tags" meets
 //     untag_resource, and the verb tells it from tag_resource; a request's
@@ -141,11 +142,15 @@
 //     method agreement, one item or a collection by the path, path shape,
 //     coverage, where words matched), learned by Learn with ListNet's
 //     objective on pools routed with vectors that did not see their APIs,
-//     each provider weighed by one over the square root of its queries
-//     (Learn can add tanh units; the shipped weights are linear, see
-//     BENCHMARKS.md). The re-ranker orders its pool
-//     only, and a run also needs its probability for the leader (the
-//     softmax of the pool) to reach runProbability.
+//     each provider weighed by one over the square root of its queries.
+//     Two weight sets are shipped: a pool whose operations all have HTTP
+//     paths is ordered by weights with a layer of tanh units
+//     (ranker_paths.json), any other pool by linear weights (ranker.json),
+//     since the units lean on path features and lose on catalogs without
+//     paths. The re-ranker orders its pool only, and a run also needs the
+//     leader's probability under the linear weights (the softmax of the
+//     pool, the quantity runProbability was set on) to reach
+//     runProbability.
 //   - Questions about state ("is issue 5 open", "did the build fail")
 //     read whatever verbs they hold (asksToKnow). After a request marker
 //     ("can you", "could you", "please") the action is the word in the
@@ -175,7 +180,9 @@
 // confidence is at least runConfidence, its relative margin at least
 // runMargin, it does what the query's verb asks (runAgrees: a read never
 // runs a write nor a write a read; a list of many never runs a read of
-// one, nor the other way round), a word of the query other than its verb
+// one, nor the other way round; a query whose action the lexicon does not
+// know runs a write only on an operation whose path or id says the word in
+// the verb's place, ablation "verbless-writes"), a word of the query other than its verb
 // sets it apart from its nearest rival (decisive: two operations that
 // matched the same words are a guess), no candidate close behind it is
 // named for the query's action when it is not (namedElsewhere: "reset a

@@ -463,10 +463,12 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	return hits
 }
 
-// allPaths reports whether every operation of pool has an HTTP path.
+// allPaths reports whether every operation of pool has an HTTP path (a
+// binding with a method only, as tool sets converted from HTTP APIs
+// have, gives the path features nothing to read).
 func (r *Router) allPaths(pool []hit) bool {
 	for _, h := range pool {
-		if !r.idx.paths[h.d].http {
+		if b := r.ops[h.d].HTTP; b == nil || b.Path == "" {
 			return false
 		}
 	}
