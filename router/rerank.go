@@ -258,10 +258,12 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 // pathShape counts an HTTP path's segments: literal ones (depth) and
 // parameters ("{id}"), each saturating at 255.
 // pair is set when two parameters follow each other ("/{owner}/{repo}");
-// http when the operation has an HTTP binding at all.
+// http when the operation has an HTTP binding at all, path when the
+// binding has a path (tool sets converted from HTTP APIs may give a method
+// only).
 type pathShape struct {
-	depth, params uint8
-	pair, http    bool
+	depth, params    uint8
+	pair, http, path bool
 }
 
 // verbFit records, per verb class, whether an operation's HTTP method is
@@ -291,7 +293,7 @@ func (f verbFit) methodAgrees(v verbClass) bool { return v != verbNone && f&(1<<
 func (f verbFit) kindMismatch(v verbClass) bool { return v != verbNone && f&(1<<(8+v)) != 0 }
 
 func shapeOfPath(path string) pathShape {
-	ps := pathShape{http: true}
+	ps := pathShape{http: true, path: path != ""}
 	prevParam := false
 	for seg := range strings.SplitSeq(path, "/") {
 		switch {
@@ -464,11 +466,10 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 }
 
 // allPaths reports whether every operation of pool has an HTTP path (a
-// binding with a method only, as tool sets converted from HTTP APIs
-// have, gives the path features nothing to read).
+// binding with a method only gives the path features nothing to read).
 func (r *Router) allPaths(pool []hit) bool {
 	for _, h := range pool {
-		if b := r.ops[h.d].HTTP; b == nil || b.Path == "" {
+		if !r.idx.paths[h.d].path {
 			return false
 		}
 	}
