@@ -232,7 +232,7 @@ func (r *Router) namedFor(groups []group, d uint32) bool {
 		return false
 	}
 	t := groups[i].variants[0].t
-	return slices.Contains(r.address(d), t) || slices.Contains(r.idx.idTerms.of(d), t)
+	return slices.Contains(r.idx.pathTerms.of(d), t) || slices.Contains(r.idx.idTerms.of(d), t)
 }
 
 // address returns the words of operation d's address: the literal

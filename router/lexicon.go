@@ -414,13 +414,8 @@ var reversingPrefixes = [...]string{"un", "dis", "de"}
 // contact"), as summaries write it, unless the lexicon knows the verb
 // ("Unlocks").
 func reversedVerb(w string) verbClass {
-	if _, ok := reversalBase(w); ok {
+	if _, ok := undoes(w); ok && verbLexicon[plural(w)] == verbNone {
 		return verbDelete
-	}
-	if s := plural(w); s != w && verbLexicon[s] == verbNone {
-		if _, ok := reversalBase(s); ok {
-			return verbDelete
-		}
 	}
 	return verbNone
 }
