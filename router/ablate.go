@@ -17,6 +17,7 @@ var Ablations = []string{
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
+	"filler-resources",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -47,6 +48,7 @@ func (o *Options) ablate(tu *tuning) {
 		"verb-not-deciding": &tu.verbNotDeciding,
 		"unsaid-verb":       &tu.unsaidVerb,
 		"verbless-writes":   &tu.verblessWrites,
+		"filler-resources":  &tu.fillerResources,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

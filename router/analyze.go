@@ -124,7 +124,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 			continue
 		}
-		if isStopWord(w) || isQueryFiller(w) || isNumber(w) {
+		if isStopWord(w) || isNumber(w) || isQueryFiller(w) && !r.namesResource(w) {
 			continue
 		}
 		// Multi-word synonyms ("pull request" → pr) become an extra group.
@@ -542,4 +542,17 @@ func (r *Router) addAgentNouns(g *group, w string) {
 			addVariant(g, t, r.tu.derive)
 		}
 	}
+}
+
+// namesResource reports whether the catalog names a resource by w, a word
+// dropped from requests as conversational filler elsewhere: "Creates a new
+// share" asks for PUT .../shares/{name}, "Describe the thing" for
+// GET /things/{thingName}, though "can you share the report" and "any
+// thing" say nothing.
+func (r *Router) namesResource(w string) bool {
+	if !r.tu.fillerResources {
+		return false
+	}
+	t, ok := r.idx.terms[plural(w)]
+	return ok && int(t) < len(r.idx.isRes) && r.idx.isRes[t]
 }

@@ -16,7 +16,9 @@
 //
 //   - Tokenizer: splits ids, camelCase, snake_case, kebab-case, dotted and
 //     slash paths; lower-cases; drops stop words, numbers and (in queries)
-//     conversational fillers. In queries, values are not words
+//     conversational fillers, unless the catalog names a resource by the
+//     filler ("a new share" over /shares/{name}; ablation
+//     "filler-resources"). In queries, values are not words
 //     (maskValues): slugs and paths ("octocat/hello-world",
 //     "src/main.go"), URLs, e-mail addresses, lower-case host and file
 //     names ("example.com") and codes ("6dcb09b", "CA107308006SI"). Each word is indexed twice: folded to its

@@ -569,3 +569,33 @@ func TestPathWeightsOrderOnlyPoolsWithPaths(t *testing.T) {
 		t.Error("over an HTTP catalog the path weights changed no score: they are not in use")
 	}
 }
+
+// A word requests use as filler ("can you share", "any thing") is the
+// catalog's resource when an operation acts on it: "create a share" then
+// asks for POST /shares, while in a catalog without shares it stays filler.
+func TestAFillerWordTheCatalogNamesIsItsResource(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("box.shares.post_shares", "POST", "", "/devices/{device}/shares", operations.KindWrite),
+		httpOp("box.shares.get_shares", "GET", "", "/devices/{device}/shares", operations.KindRead),
+		httpOp("box.users.post_users", "POST", "Creates a new user on the device.", "/devices/{device}/users", operations.KindWrite),
+		httpOp("box.users.get_users", "GET", "Lists the users of the device.", "/devices/{device}/users", operations.KindRead),
+		httpOp("box.roles.post_roles", "POST", "Creates a new role on the device.", "/devices/{device}/roles", operations.KindWrite),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"filler-resources"}})
+	if got := candidateIDs(on.Search("Creates a new share on the device", Filter{}, 5)); len(got) == 0 || got[0] != "box.shares.post_shares" {
+		t.Errorf("create a share: %v, want box.shares.post_shares first", got)
+	}
+	if got := candidateIDs(off.Search("Creates a new share on the device", Filter{}, 5)); len(got) > 0 && got[0] == "box.shares.post_shares" {
+		t.Errorf("with filler-resources off, create a share still leads with the shares: the test does not test the rule")
+	}
+	// Without shares in the catalog, "share" is the request's filler:
+	// "can you share the users" asks for the users.
+	r := New(ops[2:], Options{})
+	sc := r.pool.Get().(*scratch)
+	groups, _ := r.analyze("can you share the users", sc)
+	for _, g := range groups {
+		if g.surface == "share" {
+			t.Errorf("share is a word of the request in a catalog without shares")
+		}
+	}
+}
