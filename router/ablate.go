@@ -17,7 +17,7 @@ var Ablations = []string{
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
-	"filler-resources",
+	"filler-resources", "caller-address",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -49,6 +49,7 @@ func (o *Options) ablate(tu *tuning) {
 		"unsaid-verb":       &tu.unsaidVerb,
 		"verbless-writes":   &tu.verblessWrites,
 		"filler-resources":  &tu.fillerResources,
+		"caller-address":    &tu.callerAddress,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

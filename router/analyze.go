@@ -14,16 +14,26 @@ import (
 // query is ignored (64 fits the per-document match mask).
 const maxGroups = 64
 
-// namesCaller reports whether the catalog speaks of "the authenticated
-// user" often enough (in at least selfMinShare of its operations, and 3)
-// for first-person words to mean it.
-func (r *Router) namesCaller() bool {
+// namesCaller reports whether the catalog names the caller, so that
+// first-person words mean it: as "the authenticated user", often enough
+// (callerPhrase), or as "me" in an operation's address (callerTerm).
+func (r *Router) namesCaller() bool { return r.callerPhrase || r.callerTerm != noTerm }
+
+// findCaller sets callerPhrase, when the catalog speaks of "the
+// authenticated user" in at least selfMinShare of its operations (and 3),
+// and callerTerm, the term of callerWord when some operation's address
+// says it (noTerm otherwise).
+func (r *Router) findCaller() {
+	r.callerTerm = noTerm
+	if t, ok := r.idx.terms[callerWord]; ok {
+		r.callerTerm = t
+	}
 	t, ok := r.idx.terms["authenticated"]
 	if !ok {
-		return false
+		return
 	}
 	n := r.idx.post.start[t+1] - r.idx.post.start[t]
-	return n >= 3 && float64(n) >= selfMinShare*float64(len(r.ops))
+	r.callerPhrase = n >= 3 && float64(n) >= selfMinShare*float64(len(r.ops))
 }
 
 // selfMinShare: see namesCaller.
@@ -111,11 +121,17 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		}
 		if selfWords[w] && !r.opts.noSynonyms && r.namesCaller() {
 			// "my repositories", "who am I": APIs name the caller "the
-			// authenticated user" (GitHub, GitLab, Slack...). When the
-			// catalog says so, a first-person word means that.
+			// authenticated user" (GitHub, GitLab, Slack...) or "me" in
+			// their paths (GET /me/messages). When the catalog does, a
+			// first-person word means that.
 			if !slices.ContainsFunc(groups, func(g group) bool { return g.surface == "me" }) {
 				g := group{surface: "me", variants: sc.variantSpace()}
-				r.addPhrase(&g, "authenticated user", r.tu.syn)
+				if r.callerPhrase {
+					r.addPhrase(&g, "authenticated user", r.tu.syn)
+				}
+				if r.callerTerm != noTerm {
+					addVariant(&g, r.callerTerm, 1)
+				}
 				if len(g.variants) > 0 {
 					g.cov = ix.idf[g.variants[0].t] * selfWeight
 					g.known = true

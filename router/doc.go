@@ -18,7 +18,11 @@
 //     slash paths; lower-cases; drops stop words, numbers and (in queries)
 //     conversational fillers, unless the catalog names a resource by the
 //     filler ("a new share" over /shares/{name}; ablation
-//     "filler-resources"). In queries, values are not words
+//     "filler-resources"). First-person words ("my", "me") mean the
+//     caller where the catalog names it: as "the authenticated user" in
+//     its text, or as "me" in an HTTP path (GET /me/messages), where "me"
+//     is indexed though a stop word elsewhere (ablation "caller-address").
+//     In queries, values are not words
 //     (maskValues): slugs and paths ("octocat/hello-world",
 //     "src/main.go"), URLs, e-mail addresses, lower-case host and file
 //     names ("example.com") and codes ("6dcb09b", "CA107308006SI"). Each word is indexed twice: folded to its

@@ -75,8 +75,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources bool
-	derive, itemBoost, neighbours, slugBoost                                                                                float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress bool
+	derive, itemBoost, neighbours, slugBoost                                                                                               float32
 }
 
 func defaultTuning() tuning {
@@ -85,7 +85,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -264,6 +264,15 @@ type termCollector struct {
 	start int
 }
 
+// callerWord is the word an HTTP path names the caller by
+// (GET /me/messages, /users/me): a stop word anywhere else, it is indexed
+// in the path field, where it says whose the resource is. Not in names:
+// a tool named get_me would meet every "show me" and "tell me". The id and
+// path words the re-ranker and the run gate read leave it out: every
+// request is the caller's unless it names another, so "me" is never a word
+// of the path the request left unsaid.
+const callerWord = "me"
+
 func (c *termCollector) add(wb []byte) {
 	w := string(wb)
 	if isStopWord(w) || isNumber(w) {
@@ -428,6 +437,9 @@ type chunkVocab struct {
 	stems   map[string]string // surface word → stem
 	words   map[string]wordInfo
 	also    map[string][]string // surface word → the words indexed beside it
+	// callerTerms: callerWord is indexed in the path field (ablation
+	// "caller-address").
+	callerTerms bool
 }
 
 func (v *chunkVocab) intern(k string) uint32 {
@@ -463,6 +475,8 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 		stems:   make(map[string]string, 1024),
 		words:   make(map[string]wordInfo, 4096),
 		also:    make(map[string][]string),
+
+		callerTerms: opts.tuning().callerAddress,
 	}
 	// Entries are gathered per document in cur, then copied into large
 	// blocks shared by many documents: few allocations, no regrowth.
@@ -497,6 +511,9 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 						}
 					}
 					v.words[w] = wi
+				}
+				if wi.skip && v.callerTerms && f == fPath && string(wb) == callerWord {
+					wi = wordInfo{surface: v.intern(callerWord), stem: v.intern(stemKey(stem(callerWord)))}
 				}
 				if wi.skip {
 					return

@@ -599,3 +599,31 @@ func TestAFillerWordTheCatalogNamesIsItsResource(t *testing.T) {
 		}
 	}
 }
+
+// An HTTP path that says "me" is the caller's: "list my messages" asks for
+// GET /me/messages, not the messages of every mailbox.
+func TestMeInAPathIsTheCaller(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("mail.messages.get_messages", "GET", "List the messages of every mailbox.", "/messages", operations.KindRead),
+		httpOp("mail.me.get_me_messages", "GET", "", "/me/messages", operations.KindRead),
+		httpOp("mail.users.get_users_user_id_events", "GET", "List the events of a calendar.", "/users/{user_id}/events", operations.KindRead),
+		httpOp("mail.me.get_me_events", "GET", "List the events of a calendar.", "/me/events", operations.KindRead),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"caller-address"}})
+	for _, q := range []string{"list my messages", "show the messages in my mailbox"} {
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != "mail.me.get_me_messages" {
+			t.Errorf("%q: %v, want mail.me.get_me_messages first", q, got)
+		}
+		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == "mail.me.get_me_messages" {
+			t.Errorf("%q with caller-address off still leads with /me/messages: the test does not test the rule", q)
+		}
+	}
+	// A tool's name is no address: "show me" is no caller's resource.
+	tools := []*operations.Operation{
+		{ID: "gh.get_me", Description: "Get details of the authenticated user."},
+		{ID: "gh.list_issues", Description: "List issues in a repository."},
+	}
+	if got := candidateIDs(New(tools, Options{}).Search("show me the issues", Filter{}, 5)); len(got) == 0 || got[0] != "gh.list_issues" {
+		t.Errorf("show me the issues: %v, want gh.list_issues first", got)
+	}
+}

@@ -98,6 +98,9 @@ type Router struct {
 	// pathWeights order pools of operations with HTTP paths (see
 	// ranker_paths.json); nil when switched off.
 	pathWeights *model
+	// How the catalog names the caller (see findCaller).
+	callerPhrase bool
+	callerTerm   uint32
 
 	pool sync.Pool // *scratch
 
@@ -154,6 +157,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	}
 	r.idx = buildIndex(r.ops, r.verbs, opts)
 	r.tu = tu
+	r.findCaller()
 	if !opts.noSemantic {
 		r.sem = newSemantic(r.idx, opts.vectors)
 	}
