@@ -2,6 +2,7 @@ package router
 
 import (
 	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -20,7 +21,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		total += g.cov
 	}
 	prune := &sc.prune
-	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f}
+	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f, kth: float32(math.Inf(-1))}
 	ops := accumulator{p: &ix.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: ix, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
 	accumulate(&ops, prune)
 	sc.touched = ops.touched
@@ -86,7 +87,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	if sc.slug {
 		hiBoost *= 1 + r.tu.slugBoost
 	}
-	kth := r.kthAllowed(touched, acc, f, limit, sc)
+	kth := r.kthAllowed(touched, acc, f, limit, prune.kth, sc)
 	all := f.keepsAll()
 	lead, h := sc.lead[:0], sc.kth[:0]
 	for _, d := range touched {
@@ -124,7 +125,13 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		acc[l.d] = l.s
 	}
 	sc.lead, sc.kth = lead, h
-	return r.selectTop(touched, acc, f, limit, sc, &sc.ranked[0]), total
+	// The limit documents of h have their boosted scores in acc: none
+	// under bar can be in the top.
+	floor := float32(math.Inf(-1))
+	if len(h) == limit {
+		floor = bar
+	}
+	return r.selectAbove(touched, acc, f, limit, floor, sc, &sc.ranked[0]), total
 }
 
 // minPrune: score prunes the boosts of a query whose matches outnumber
@@ -163,7 +170,7 @@ func (b *booster) boost(d uint32, s float32) float32 {
 	if b.miss > 0 && (ix.resSig[d]&b.qresSig == 0 || !b.qres.any(ids) && !b.qres.any(ix.resTerms.of(d))) {
 		s *= 1 - b.miss
 	}
-	if ib := r.tu.itemBoost; ib > 0 && ix.scope[d] != scopeNone && b.scopeAgrees(d) {
+	if ib := r.tu.itemBoost; ib > 0 && len(b.scopeRes[ix.scope[d]]) > 0 && b.scopeAgrees(d) {
 		s *= 1 + ib
 	}
 	s *= b.serviceFactor(d)
@@ -229,15 +236,19 @@ func (b *booster) bound(d uint32) float32 {
 }
 
 // kthAllowed returns the limit-th best score in acc among the documents
-// of touched that pass f, or 0 when fewer pass.
-func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int, sc *scratch) float32 {
+// of touched that pass f, or 0 when fewer pass. floor is a guess at a
+// score at least limit of them reach (-Inf for none): the documents under
+// it are skipped, so that the heap fills with leaders instead of being
+// refilled as they turn up. It costs nothing when wrong: when fewer than
+// limit documents reach it, the scores are read again without it.
+func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int, floor float32, sc *scratch) float32 {
 	h := sc.kth[:0]
 	all := f.keepsAll()
 	// The first limit documents that pass fill the heap; after them, a
 	// document must beat its least, kept in lo, which most do not.
 	i := 0
 	for ; i < len(touched) && len(h) < limit; i++ {
-		if d := touched[i]; all || f.allowed(r.ops[d]) {
+		if d := touched[i]; !(acc[d] < floor) && (all || f.allowed(r.ops[d])) {
 			h = pushBounded(h, acc[d], limit)
 		}
 	}
@@ -252,6 +263,9 @@ func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int
 	}
 	sc.kth = h
 	if len(h) < limit {
+		if noFloor := float32(math.Inf(-1)); floor != noFloor {
+			return r.kthAllowed(touched, acc, f, limit, noFloor, sc)
+		}
 		return 0
 	}
 	return h[0]
@@ -270,21 +284,28 @@ func pushBounded(h []float32, s float32, limit int) []float32 {
 	if s <= h[0] {
 		return h
 	}
-	h[0] = s
-	for i := 0; ; {
-		m, l := i, 2*i+1
-		if l < len(h) && h[l] < h[m] {
-			m = l
+	// s replaces the smallest: the hole it leaves at the root moves down
+	// past each smaller child, and s fills it where none is smaller. One
+	// store per level instead of a swap, and picking the smaller child is
+	// a conditional move, not a branch.
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
 		}
-		if l+1 < len(h) && h[l+1] < h[m] {
+		m := l
+		if l+1 < len(h) && h[l+1] < h[l] {
 			m = l + 1
 		}
-		if m == i {
-			return h
+		if !(h[m] < s) {
+			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = s
+	return h
 }
 
 // selectTop returns the best limit documents of touched (scores in acc)
@@ -293,10 +314,22 @@ func pushBounded(h []float32, s float32, limit int) []float32 {
 // array for the next query): it is valid until the next selectTop into
 // the same buffer.
 func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int, sc *scratch, out *[]hit) []hit {
+	return r.selectAbove(touched, acc, f, limit, float32(math.Inf(-1)), sc, out)
+}
+
+// selectAbove is selectTop told a floor: a score that at least limit
+// documents of touched reach, when f keeps all. The documents under it
+// cannot be in the top and are skipped before the heap, which then fills
+// with the leaders instead of being refilled as they turn up. With a
+// filter the floor is ignored: the best rejected score must see them.
+func (r *Router) selectAbove(touched []uint32, acc []float32, f Filter, limit int, floor float32, sc *scratch, out *[]hit) []hit {
 	sc.hidden = 0
 	// Select the top documents with a bounded min-heap.
 	h := sc.heap[:0]
 	filtered := !f.keepsAll()
+	if filtered {
+		floor = float32(math.Inf(-1))
+	}
 	// The first limit documents that pass fill the heap; after them, a
 	// document must be better than its worst, kept in worst, which most
 	// are not.
@@ -304,6 +337,9 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 	for ; i < len(touched) && len(h) < limit; i++ {
 		d := touched[i]
 		s := acc[d]
+		if s < floor {
+			continue
+		}
 		if filtered && !f.allowed(r.ops[d]) {
 			sc.hidden = max(sc.hidden, s)
 			continue
@@ -374,6 +410,10 @@ type pruning struct {
 	limit  int
 	slack  float32
 	filter Filter
+	// kth is the last limit-th best score restrictable found (-Inf
+	// before it found one). Scores only grow as groups are added, so it
+	// is the floor of the next search for it (kthAllowed).
+	kth float32
 }
 
 // restrictable returns the heavy groups not in done (bit gi for
@@ -411,7 +451,8 @@ func (pr *pruning) restrictable(a *accumulator, done uint64) (restrict uint64, n
 	})
 	var kth float32
 	if len(a.touched) >= pr.limit {
-		kth = pr.r.kthAllowed(a.touched, a.acc, pr.filter, pr.limit, pr.sc)
+		kth = pr.r.kthAllowed(a.touched, a.acc, pr.filter, pr.limit, pr.kth, pr.sc)
+		pr.kth = kth
 	}
 	var sum float32
 	i := 0
@@ -700,11 +741,14 @@ func keepBest(best []float32, gt []uint32, d uint32, s float32) []uint32 {
 // agrees reports whether operation d's id words or resource words include
 // one of g's resource variants: "tickets" agrees with tickets.list and
 // reports.ticket_volume, not with orgs.list (whose summary mentions open
-// tickets).
+// tickets). The signatures rule out most operations where it is called,
+// in the scoring loops: only the rest pay for a call (it inlines).
 func (ix *index) agrees(g *group, d uint32) bool {
-	if ix.resSig[d]&g.resSig == 0 {
-		return false
-	}
+	return ix.resSig[d]&g.resSig != 0 && ix.agreesByWords(g, d)
+}
+
+// agreesByWords is agrees past the signatures: the lists themselves.
+func (ix *index) agreesByWords(g *group, d uint32) bool {
 	for _, t := range g.res[:g.nres] {
 		if slices.Contains(ix.idTerms.of(d), t) || slices.Contains(ix.resTerms.of(d), t) {
 			return true
