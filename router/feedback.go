@@ -1,6 +1,7 @@
 package router
 
 import (
+	"math"
 	"slices"
 )
 
@@ -161,5 +162,11 @@ func (r *Router) feedback(groups []group, first []hit, total float32, f Filter, 
 		e[d] = 0
 	}
 	sc.gtouched = et
-	return r.selectTop(sc.touched, sc.acc, f, limit, sc, &sc.ranked[1])
+	// The lift only adds: the first pass's limit-th score is the floor
+	// of the new top, unless the first pass found fewer.
+	floor := float32(math.Inf(-1))
+	if len(first) == limit {
+		floor = first[limit-1].s
+	}
+	return r.selectAbove(sc.touched, sc.acc, f, limit, floor, sc, &sc.ranked[1])
 }

@@ -125,8 +125,8 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		acc[l.d] = l.s
 	}
 	sc.lead, sc.kth = lead, h
-	// The limit documents of h have their boosted scores in acc: none
-	// under bar can be in the top.
+	// The limit documents of h have their boosted scores in acc: bar is
+	// the floor of the top.
 	floor := float32(math.Inf(-1))
 	if len(h) == limit {
 		floor = bar
@@ -317,18 +317,20 @@ func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int,
 	return r.selectAbove(touched, acc, f, limit, float32(math.Inf(-1)), sc, out)
 }
 
-// selectAbove is selectTop told a floor: a score that at least limit
-// documents of touched reach, when f keeps all. The documents under it
-// cannot be in the top and are skipped before the heap, which then fills
-// with the leaders instead of being refilled as they turn up. With a
-// filter the floor is ignored: the best rejected score must see them.
+// selectAbove is selectTop told a floor, a guess at a score that at least
+// limit documents of touched reach (-Inf for none), as kthAllowed is: the
+// documents under it cannot be in the top and are skipped before the heap,
+// which then fills with the leaders instead of being refilled as they turn
+// up. When fewer reach it, it selects again without it. With a filter the
+// floor is not used: the best rejected score must see every document.
 func (r *Router) selectAbove(touched []uint32, acc []float32, f Filter, limit int, floor float32, sc *scratch, out *[]hit) []hit {
+	noFloor := float32(math.Inf(-1))
 	sc.hidden = 0
 	// Select the top documents with a bounded min-heap.
 	h := sc.heap[:0]
 	filtered := !f.keepsAll()
 	if filtered {
-		floor = float32(math.Inf(-1))
+		floor = noFloor
 	}
 	// The first limit documents that pass fill the heap; after them, a
 	// document must be better than its worst, kept in worst, which most
@@ -362,6 +364,9 @@ func (r *Router) selectAbove(touched []uint32, acc []float32, f Filter, limit in
 			siftDown(h, 0)
 			worst = h[0]
 		}
+	}
+	if len(h) < limit && floor != noFloor {
+		return r.selectAbove(touched, acc, f, limit, noFloor, sc, out)
 	}
 	top := append((*out)[:0], h...)
 	sortHits(top)
