@@ -17,7 +17,7 @@ var Ablations = []string{
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
-	"filler-resources", "caller-address",
+	"filler-resources", "caller-address", "clause-rerank",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -50,6 +50,7 @@ func (o *Options) ablate(tu *tuning) {
 		"verbless-writes":   &tu.verblessWrites,
 		"filler-resources":  &tu.fillerResources,
 		"caller-address":    &tu.callerAddress,
+		"clause-rerank":     &tu.clauseRerank,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

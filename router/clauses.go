@@ -88,7 +88,12 @@ func (r *Router) fuseClauses(intent string, whole []hit, acc []float32, f Filter
 			continue
 		}
 		n++
-		hits, _ := r.score(groups, qverb, f, max(limit, fusePool), sc2)
+		// A clause is one request, as the re-ranker's weights were
+		// learned on: they order its ranking before it is fused.
+		hits, ctotal := r.score(groups, qverb, f, max(limit, fusePool), sc2)
+		if r.tu.clauseRerank {
+			hits = r.rerank(groups, qverb, hits, ctotal, sc2)
+		}
 		sc2.clear()
 		if len(hits) == 0 {
 			continue

@@ -115,7 +115,10 @@
 //     searched clause by clause; each clause of at least minClauseGroups
 //     known content words adds clauseWeight × its normalised score to the
 //     whole query's normalised score, over a pool of fusePool candidates
-//     per ranking (clauses.go). The whole query keeps the lead; a second
+//     per ranking (clauses.go). A clause is one request, as the
+//     re-ranker's weights were learned on: they order its ranking before
+//     it is fused (ablation "clause-rerank"). The whole query keeps the
+//     lead; a second
 //     or third request's operation rises into the top five.
 //   - Diversification (diversify.go): the final ranking is picked greedily
 //     from diversePool candidates; each pick's score is discounted by
