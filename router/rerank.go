@@ -413,8 +413,14 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 		return hits
 	}
 	last := hits[n-1].s // the pool's lowest lexical score
+	// The path weights order the pools like those they learned on. A
+	// request that gives an owner/name pair ("unstar golang/go") is not
+	// one: no summary of the tune split gives one, so their units never
+	// learned that the pair asks for the path with two parameters in a
+	// row, and the linear weights, which read that path's score and
+	// parameters alone, order it.
 	m := r.weights
-	if r.pathWeights != nil && r.allPaths(hits[:n]) {
+	if r.pathWeights != nil && !sc.slug && r.allPaths(hits[:n]) {
 		m = r.pathWeights
 	}
 	// z orders the pool (in units of the lexical log score, so that score
