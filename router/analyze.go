@@ -16,12 +16,12 @@ const maxGroups = 64
 
 // namesCaller reports whether the catalog names the caller, so that
 // first-person words mean it: as "the authenticated user", often enough
-// (callerPhrase), or as "me" in an operation's address (callerTerm).
+// (callerPhrase), or as "me" in an operation's HTTP path (callerTerm).
 func (r *Router) namesCaller() bool { return r.callerPhrase || r.callerTerm != noTerm }
 
 // findCaller sets callerPhrase, when the catalog speaks of "the
 // authenticated user" in at least selfMinShare of its operations (and 3),
-// and callerTerm, the term of callerWord when some operation's address
+// and callerTerm, the term of callerWord when some operation's HTTP path
 // says it (noTerm otherwise).
 func (r *Router) findCaller() {
 	r.callerTerm = noTerm
