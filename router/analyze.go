@@ -570,5 +570,5 @@ func (r *Router) namesResource(w string) bool {
 		return false
 	}
 	t, ok := r.idx.terms[plural(w)]
-	return ok && int(t) < len(r.idx.isRes) && r.idx.isRes[t]
+	return ok && r.idx.isResource(t)
 }

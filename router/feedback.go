@@ -1,7 +1,6 @@
 package router
 
 import (
-	"math"
 	"slices"
 )
 
@@ -164,7 +163,7 @@ func (r *Router) feedback(groups []group, first []hit, total float32, f Filter, 
 	sc.gtouched = et
 	// The lift only adds: the first pass's limit-th score is the floor
 	// of the new top, unless the first pass found fewer.
-	floor := float32(math.Inf(-1))
+	floor := noFloor
 	if len(first) == limit {
 		floor = first[limit-1].s
 	}

@@ -304,6 +304,9 @@ func (c *termCollector) next() uint32 {
 	return n
 }
 
+// isResource reports whether term t is some operation's resource word.
+func (ix *index) isResource(t uint32) bool { return int(t) < len(ix.isRes) && ix.isRes[t] }
+
 // noTerm is an impossible term id.
 const noTerm = ^uint32(0)
 

@@ -21,7 +21,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		total += g.cov
 	}
 	prune := &sc.prune
-	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f, kth: float32(math.Inf(-1))}
+	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f, kth: noFloor}
 	ops := accumulator{p: &ix.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: ix, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
 	accumulate(&ops, prune)
 	sc.touched = ops.touched
@@ -127,7 +127,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	sc.lead, sc.kth = lead, h
 	// The limit documents of h have their boosted scores in acc: bar is
 	// the floor of the top.
-	floor := float32(math.Inf(-1))
+	floor := noFloor
 	if len(h) == limit {
 		floor = bar
 	}
@@ -237,7 +237,7 @@ func (b *booster) bound(d uint32) float32 {
 
 // kthAllowed returns the limit-th best score in acc among the documents
 // of touched that pass f, or 0 when fewer pass. floor is a guess at a
-// score at least limit of them reach (-Inf for none): the documents under
+// score at least limit of them reach (noFloor for none): the documents under
 // it are skipped, so that the heap fills with leaders instead of being
 // refilled as they turn up. It costs nothing when wrong: when fewer than
 // limit documents reach it, the scores are read again without it.
@@ -263,7 +263,7 @@ func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int
 	}
 	sc.kth = h
 	if len(h) < limit {
-		if noFloor := float32(math.Inf(-1)); floor != noFloor {
+		if floor != noFloor {
 			return r.kthAllowed(touched, acc, f, limit, noFloor, sc)
 		}
 		return 0
@@ -314,17 +314,19 @@ func pushBounded(h []float32, s float32, limit int) []float32 {
 // array for the next query): it is valid until the next selectTop into
 // the same buffer.
 func (r *Router) selectTop(touched []uint32, acc []float32, f Filter, limit int, sc *scratch, out *[]hit) []hit {
-	return r.selectAbove(touched, acc, f, limit, float32(math.Inf(-1)), sc, out)
+	return r.selectAbove(touched, acc, f, limit, noFloor, sc, out)
 }
 
+// noFloor is the floor of kthAllowed and selectAbove that skips nothing.
+var noFloor = float32(math.Inf(-1))
+
 // selectAbove is selectTop told a floor, a guess at a score that at least
-// limit documents of touched reach (-Inf for none), as kthAllowed is: the
+// limit documents of touched reach (noFloor for none), as kthAllowed is: the
 // documents under it cannot be in the top and are skipped before the heap,
 // which then fills with the leaders instead of being refilled as they turn
 // up. When fewer reach it, it selects again without it. With a filter the
 // floor is not used: the best rejected score must see every document.
 func (r *Router) selectAbove(touched []uint32, acc []float32, f Filter, limit int, floor float32, sc *scratch, out *[]hit) []hit {
-	noFloor := float32(math.Inf(-1))
 	sc.hidden = 0
 	// Select the top documents with a bounded min-heap.
 	h := sc.heap[:0]
@@ -415,7 +417,7 @@ type pruning struct {
 	limit  int
 	slack  float32
 	filter Filter
-	// kth is the last limit-th best score restrictable found (-Inf
+	// kth is the last limit-th best score restrictable found (noFloor
 	// before it found one). Scores only grow as groups are added, so it
 	// is the floor of the next search for it (kthAllowed).
 	kth float32

@@ -126,7 +126,7 @@ type group struct {
 
 // addRes records t as a resource variant of g, when it is one.
 func (g *group) addRes(ix *index, t uint32) {
-	if int(t) < len(ix.isRes) && ix.isRes[t] && int(g.nres) < len(g.res) && !slices.Contains(g.res[:g.nres], t) {
+	if ix.isResource(t) && int(g.nres) < len(g.res) && !slices.Contains(g.res[:g.nres], t) {
 		g.res[g.nres] = t
 		g.nres++
 		g.resSig |= termBit(t)
