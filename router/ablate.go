@@ -17,7 +17,7 @@ var Ablations = []string{
 	"questions", "singular", "learned-verbs", "neighbours", "semantic", "rerank",
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
-	"filler-resources", "caller-address", "clause-rerank",
+	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -51,6 +51,8 @@ func (o *Options) ablate(tu *tuning) {
 		"filler-resources":  &tu.fillerResources,
 		"caller-address":    &tu.callerAddress,
 		"clause-rerank":     &tu.clauseRerank,
+		"caller-paths":      &tu.callerPaths,
+		"caller-phrases":    &tu.callerPhrases,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

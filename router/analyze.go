@@ -36,6 +36,45 @@ func (r *Router) findCaller() {
 	r.callerPhrase = n >= 3 && float64(n) >= selfMinShare*float64(len(r.ops))
 }
 
+// addCaller adds the group that means the caller, once: "me" in an
+// HTTP path (callerTerm) and, when phrase is set, the catalog's "the
+// authenticated user".
+func (r *Router) addCaller(groups []group, phrase bool, sc *scratch) []group {
+	if slices.ContainsFunc(groups, func(g group) bool { return g.surface == callerWord }) {
+		return groups
+	}
+	g := group{surface: callerWord, variants: sc.variantSpace()}
+	if phrase && r.callerPhrase {
+		r.addPhrase(&g, "authenticated user", r.tu.syn)
+	}
+	if r.callerTerm != noTerm {
+		addVariant(&g, r.callerTerm, 1)
+	}
+	if len(g.variants) == 0 {
+		return groups
+	}
+	g.cov = r.idx.idf[g.variants[0].t] * selfWeight
+	g.known = true
+	return append(groups, g)
+}
+
+// callerNamed reports whether words[i] names the caller in the third
+// person: a word that says who is calling ("authenticated", "current",
+// "logged in", "signed in") before callerNoun ("user").
+func callerNamed(words []string, i int) bool {
+	switch words[i] {
+	case "authenticated", "current", "currently", "logged", "signed":
+	default:
+		return false
+	}
+	for _, n := range words[i+1 : min(len(words), i+3)] {
+		if n != "in" {
+			return plural(n) == callerNoun
+		}
+	}
+	return false
+}
+
 // selfMinShare: see namesCaller.
 const selfMinShare = 0.02
 
@@ -122,23 +161,17 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		if selfWords[w] && !r.opts.noSynonyms && r.namesCaller() {
 			// "my repositories", "who am I": APIs name the caller "the
 			// authenticated user" (GitHub, GitLab, Slack...) or "me" in
-			// their paths (GET /me/messages). When the catalog does, a
-			// first-person word means that.
-			if !slices.ContainsFunc(groups, func(g group) bool { return g.surface == "me" }) {
-				g := group{surface: "me", variants: sc.variantSpace()}
-				if r.callerPhrase {
-					r.addPhrase(&g, "authenticated user", r.tu.syn)
-				}
-				if r.callerTerm != noTerm {
-					addVariant(&g, r.callerTerm, 1)
-				}
-				if len(g.variants) > 0 {
-					g.cov = ix.idf[g.variants[0].t] * selfWeight
-					g.known = true
-					groups = append(groups, g)
-				}
-			}
+			// their paths (GET /me/messages, GET /user/repos). When the
+			// catalog does, a first-person word means that.
+			groups = r.addCaller(groups, true, sc)
 			continue
+		}
+		if r.tu.callerPhrases && r.callerTerm != noTerm && !r.opts.noSynonyms && len(groups)+1 < maxGroups && callerNamed(words, i) {
+			// "the authenticated user's webhooks", "the current user's
+			// profile": the caller in the third person. The words stay
+			// words of the request as well (room is left for this one's
+			// group).
+			groups = r.addCaller(groups, w != "authenticated", sc)
 		}
 		if isStopWord(w) || isNumber(w) || isQueryFiller(w) && !r.namesResource(w) {
 			continue

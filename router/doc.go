@@ -22,6 +22,13 @@
 //     caller where the catalog names it: as "the authenticated user" in
 //     its text, or as "me" in an HTTP path (GET /me/messages), where "me"
 //     is indexed though a stop word elsewhere (ablation "caller-address").
+//     A path is the caller's by its structure too: a bare "user" segment,
+//     with no parameter before or after it, in a catalog that addresses
+//     users by id in the plural (GET /user/repos beside
+//     /users/{username}/repos) has "me" indexed in its path (ablation
+//     "caller-paths"). "The authenticated (current, logged-in,
+//     signed-in) user" in a request means the caller as "my" does, its
+//     words matched as well (ablation "caller-phrases").
 //     In queries, values are not words
 //     (maskValues): slugs and paths ("octocat/hello-world",
 //     "src/main.go"), URLs, e-mail addresses, lower-case host and file

@@ -75,8 +75,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                             float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                         float32
 }
 
 func defaultTuning() tuning {
@@ -85,7 +85,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -443,6 +443,10 @@ type chunkVocab struct {
 	// callerTerms: callerWord is indexed in the path field (ablation
 	// "caller-address").
 	callerTerms bool
+	// callers marks, by operation, the HTTP paths that name the caller
+	// by structure (see callerPaths); callerWord is indexed in their path
+	// field. Nil when none does.
+	callers []bool
 }
 
 func (v *chunkVocab) intern(k string) uint32 {
@@ -470,7 +474,7 @@ func (v *chunkVocab) bigram(a, b uint32) uint32 {
 // tokenizeChunk tokenizes ops[lo:hi] into docTerms and lens (indexed by
 // operation, local term ids) and returns the chunk's vocabulary. It writes
 // only the entries lo..hi-1 of docTerms and lens.
-func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTerms [][]termEntry, lens [][numFields]uint16) *chunkVocab {
+func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, callers []bool, docTerms [][]termEntry, lens [][numFields]uint16) *chunkVocab {
 	v := &chunkVocab{
 		terms:   make(map[string]uint32, 1024),
 		pairs:   make(map[uint32]uint64, 1024),
@@ -480,6 +484,7 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 		also:    make(map[string][]string),
 
 		callerTerms: opts.tuning().callerAddress,
+		callers:     callers,
 	}
 	// Entries are gathered per document in cur, then copied into large
 	// blocks shared by many documents: few allocations, no regrowth.
@@ -557,6 +562,15 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 				}
 			})
 		})
+		if v.callers != nil && v.callers[d] {
+			cur = append(cur, mkEntry(v.intern(callerWord), fPath, 1))
+			if !opts.noStem {
+				cur = append(cur, mkEntry(v.intern(stemKey(stem(callerWord))), fPath, 1))
+			}
+			if lens[d][fPath] < math.MaxUint16 {
+				lens[d][fPath]++
+			}
+		}
 		if len(cur) > cap(block)-len(block) {
 			block = make([]termEntry, 0, max(entryBlock, len(cur)))
 		}
@@ -565,6 +579,64 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, docTer
 		docTerms[d] = block[k:len(block):len(block)]
 	}
 	return v
+}
+
+// callerNoun is the resource a caller is: a user.
+const callerNoun = "user"
+
+// callerPaths finds the HTTP paths that name the caller by their
+// structure: the bare singular callerNoun, with no parameter before it and
+// none after it, in a catalog that addresses the other users by id in
+// the plural. GitHub's GET /user/repos beside /users/{username}/repos,
+// Gitea's /user/hooks: the one user no parameter names is the one
+// calling. It returns, by operation, whether its path is one (nil when
+// none is).
+//
+// A catalog that addresses users by id in the singular (/user/{username}
+// and /user/login in the Petstore) has no caller path: its bare segment is
+// the resource itself. The noun is fixed because other bare singulars
+// name something else: PeerTube's /server/stats, beside
+// /servers/{host}, is the server's own.
+func callerPaths(ops []*operations.Operation) []bool {
+	isParam := func(seg string) bool { return strings.HasPrefix(seg, "{") || strings.HasPrefix(seg, ":") }
+	byID := false // some path says /users/{id}
+	for _, op := range ops {
+		if op.HTTP == nil {
+			continue
+		}
+		segs := strings.Split(strings.ToLower(op.HTTP.Path), "/")
+		for i := 0; i+1 < len(segs) && !byID; i++ {
+			s := segs[i]
+			byID = s != callerNoun && plural(s) == callerNoun && isParam(segs[i+1])
+		}
+		if byID {
+			break
+		}
+	}
+	if !byID {
+		return nil
+	}
+	var callers []bool
+	for d, op := range ops {
+		if op.HTTP == nil {
+			continue
+		}
+		segs := strings.Split(strings.ToLower(op.HTTP.Path), "/")
+		for i, s := range segs {
+			if isParam(s) {
+				break // the resource is another's, named by the parameter
+			}
+			if s != callerNoun || i+1 < len(segs) && isParam(segs[i+1]) {
+				continue
+			}
+			if callers == nil {
+				callers = make([]bool, len(ops))
+			}
+			callers[d] = true
+			break
+		}
+	}
+	return callers
 }
 
 // entryBlock is the number of term entries allocated at once while
@@ -693,8 +765,12 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 	lens := make([][numFields]uint16, n)
 	cs := chunks(n)
 	vocabs := make([]*chunkVocab, len(cs))
+	var callers []bool
+	if opts.tuning().callerPaths {
+		callers = callerPaths(ops)
+	}
 	parallel(cs, func(c, lo, hi int) {
-		vocabs[c] = tokenizeChunk(ops, lo, hi, opts, docTerms, lens)
+		vocabs[c] = tokenizeChunk(ops, lo, hi, opts, callers, docTerms, lens)
 	})
 	remaps := make([][]uint32, len(cs))
 	also := make(map[string][]string) // the build's only: the collectors read it

@@ -627,3 +627,50 @@ func TestMeInAPathIsTheCaller(t *testing.T) {
 		t.Errorf("show me the issues: %v, want gh.list_issues first", got)
 	}
 }
+
+func TestABareSingularPathIsTheCaller(t *testing.T) {
+	// The user-scoped operations' descriptions speak of the
+	// authenticated user more than the caller's own do, as GitHub's
+	// point from one to the other; only the paths tell them apart.
+	ops := []*operations.Operation{
+		httpOp("code.orgs.get_user_orgs", "GET", "Lists organizations, private memberships included.", "/user/orgs", operations.KindRead),
+		httpOp("code.orgs.get_users_username_orgs", "GET", "Lists the public organizations of a user. For every organization of the authenticated user, use the authenticated user's list.", "/users/{username}/orgs", operations.KindRead),
+		httpOp("code.orgs.get_orgs_org", "GET", "Gets an organization.", "/orgs/{org}", operations.KindRead),
+		httpOp("code.keys.get_user_keys", "GET", "Lists SSH keys, private ones included.", "/user/keys", operations.KindRead),
+		httpOp("code.keys.get_users_username_keys", "GET", "Lists the public SSH keys of a user; the authenticated user's own are listed by the authenticated user's list.", "/users/{username}/keys", operations.KindRead),
+		httpOp("code.users.get_users_username", "GET", "Gets a user.", "/users/{username}", operations.KindRead),
+		httpOp("code.users.get_user", "GET", "Gets the authenticated user.", "/user", operations.KindRead),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"caller-paths"}})
+	for q, want := range map[string]string{
+		"which organizations am I in":                   "code.orgs.get_user_orgs",
+		"List organizations for the authenticated user": "code.orgs.get_user_orgs",
+		"my ssh keys":              "code.keys.get_user_keys",
+		"show the ssh keys I have": "code.keys.get_user_keys",
+	} {
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
+			t.Errorf("%q with caller-paths off still leads with %s: the test does not test the rule", q, want)
+		}
+	}
+	// "The authenticated user" is the caller in the third person.
+	phraseOff := New(ops, Options{Ablate: []string{"caller-phrases"}})
+	q := "List organizations for the authenticated user"
+	if got := candidateIDs(phraseOff.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == "code.orgs.get_user_orgs" {
+		t.Errorf("%q with caller-phrases off still leads with /user/orgs: the test does not test the rule", q)
+	}
+	// A singular segment the catalog also addresses by id in the singular
+	// is the resource itself, not the caller.
+	pets := []*operations.Operation{
+		httpOp("pets.user.get_user_username", "GET", "Get user by user name.", "/user/{username}", operations.KindRead),
+		httpOp("pets.user.get_user_login", "GET", "Logs user into the system.", "/user/login", operations.KindRead),
+	}
+	if callers := callerPaths(pets); callers != nil {
+		t.Errorf("callerPaths(/user/{username}, /user/login) = %v, want none: no plural segment is addressed by id", callers)
+	}
+	if got, want := callerPaths(ops), []bool{true, false, false, true, false, false, true}; !slices.Equal(got, want) {
+		t.Errorf("callerPaths = %v, want %v: /user/orgs, /user/keys and /user", got, want)
+	}
+}
