@@ -18,6 +18,7 @@ var Ablations = []string{
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
+	"addresses",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -53,6 +54,7 @@ func (o *Options) ablate(tu *tuning) {
 		"clause-rerank":     &tu.clauseRerank,
 		"caller-paths":      &tu.callerPaths,
 		"caller-phrases":    &tu.callerPhrases,
+		"addresses":         &tu.addresses,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

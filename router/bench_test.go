@@ -94,6 +94,26 @@ func BenchmarkSearchExact(b *testing.B) {
 	}
 }
 
+// BenchmarkAddress100k is a request that gives an HTTP path ("GET
+// /v1/..."), answered by the address stage over 100,000 operations.
+func BenchmarkAddress100k(b *testing.B) {
+	ops := synthOps(100_000)
+	r := New(ops, Options{})
+	var qs []string
+	for _, op := range ops[:1000] {
+		if op.HTTP != nil {
+			qs = append(qs, op.HTTP.Method+" "+op.HTTP.Path)
+		}
+	}
+	if len(qs) == 0 {
+		b.Skip("the generated operations have no HTTP paths")
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Search(qs[i%len(qs)], Filter{}, 10)
+	}
+}
+
 func BenchmarkSuggest100k(b *testing.B) {
 	ops := synthOps(100_000)
 	r := New(ops, Options{})

@@ -179,6 +179,15 @@
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
 //     are not exact ids, and Suggest, use edit distance and
 //     github.com/sahilm/fuzzy subsequence matching over ids and aliases.
+//   - A short request that gives an HTTP path ("GET
+//     /repos/golang/go/pulls/12", "/user/repos", a URL) is an address:
+//     the operations whose path it fits segment by segment (a parameter
+//     takes any value), the most literal segments said first, then the
+//     method given (GET when none), are the answer; a URL's base path is
+//     skipped when only the end fits (address.go; ablation "addresses").
+//     It runs only when the method is given and one operation fits
+//     best. In longer prose a path is a reference ("deprecated, use
+//     /x/{id}"), left to the words.
 //
 // # Confidence and decision
 //

@@ -101,6 +101,7 @@ type Router struct {
 	// How the catalog names the caller (see findCaller).
 	callerPhrase bool
 	callerTerm   uint32
+	paths        pathIndex // the HTTP paths' segments, for a request that gives one
 
 	pool sync.Pool // *scratch
 
@@ -158,6 +159,9 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	r.idx = buildIndex(r.ops, r.verbs, opts)
 	r.tu = tu
 	r.findCaller()
+	if tu.addresses {
+		r.paths = buildPathIndex(r.ops)
+	}
 	if !opts.noSemantic {
 		r.sem = newSemantic(r.idx, opts.vectors)
 	}

@@ -245,6 +245,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 			Exact:      true,
 		}
 	}
+	if res, ok := r.lookupAddress(intent, f, limit); ok {
+		return res
+	}
 	sc := r.pool.Get().(*scratch)
 	completed := false
 	defer func() {

@@ -189,6 +189,18 @@ func TestE2EOpenAPIAgainstPrism(t *testing.T) {
 		})
 	}
 
+	t.Run("an HTTP path as the intent", func(t *testing.T) {
+		// find lists what lives at a path; ask runs the GET it names.
+		env := callOpenAPITool(t, c, "find", map[string]any{"intent": "/projects/{projectId}"})
+		if !env.OK || !strings.Contains(string(env.Data), `"id":"tracker.projects.get"`) {
+			t.Fatalf("find /projects/{projectId}: %s %s", env.Code, env.Data)
+		}
+		env = callOpenAPITool(t, c, "ask", map[string]any{"intent": "GET /projects/prj_42", "params": map[string]any{"projectId": "prj_42"}})
+		if !env.OK || !strings.Contains(string(env.Data), `"name"`) {
+			t.Fatalf("ask GET /projects/prj_42: %s (%s) %s", env.Code, env.Error, env.Data)
+		}
+	})
+
 	t.Run("destructive previews then runs with plan_ref", func(t *testing.T) {
 		args := map[string]any{"action": "tracker.projects.delete", "params": map[string]any{"projectId": "prj_9"}}
 		first := callOpenAPITool(t, c, "act", args)

@@ -1,0 +1,276 @@
+package router
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// The address stage: a request that gives an HTTP path ("GET
+// /repos/golang/go/pulls/12", "/user/repos",
+// "https://api.github.com/repos/golang/go/issues") names its operation by
+// address, not by words. Agents write requests this way when they know
+// the API; the words stage masks such a path as a value (its segments are
+// names and ids, not meaning), so it would answer with nothing. Instead,
+// the operations whose HTTP path the given one fits, segment by segment,
+// are the answer.
+
+// pathIndex holds the segments of the operations' HTTP paths,
+// lower-cased; a parameter ("{owner}", ":id", "{id}.json") is "", which
+// any value fits.
+type pathIndex struct {
+	segs [][]string // per operation; none without an HTTP path
+	// byStart holds the operations by their paths' number of segments
+	// and first segment ("" for a parameter): a path given is fitted to
+	// those that start as it does or with a parameter, and have its length.
+	byStart map[pathStart][]int32
+}
+
+type pathStart struct {
+	n     int
+	first string
+}
+
+func buildPathIndex(ops []*operations.Operation) pathIndex {
+	px := pathIndex{segs: make([][]string, len(ops)), byStart: map[pathStart][]int32{}}
+	for d, op := range ops {
+		if op.HTTP == nil || op.HTTP.Path == "" {
+			continue
+		}
+		var segs []string
+		for seg := range strings.SplitSeq(strings.ToLower(op.HTTP.Path), "/") {
+			switch {
+			case seg == "":
+			case strings.ContainsAny(seg, "{}") || seg[0] == ':':
+				segs = append(segs, "")
+			default:
+				segs = append(segs, seg)
+			}
+		}
+		if len(segs) == 0 {
+			continue
+		}
+		px.segs[d] = segs
+		k := pathStart{len(segs), segs[0]}
+		px.byStart[k] = append(px.byStart[k], int32(d))
+	}
+	return px
+}
+
+// address is an HTTP path a request gives, and the method before it.
+type address struct {
+	method string   // upper-cased; "" when none is given
+	segs   []string // lower-cased; a placeholder ("{owner}", ":id") is "{"
+}
+
+// httpMethods are the methods a request may name before a path.
+var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}
+
+// maxAddressWords is the most words a request that gives an HTTP path may
+// say beside the path and its method ("what does GET /user/repos
+// return"). In longer prose a path is a reference, not the request:
+// "Deprecated, please use /recipe/{recipeId}/photos" asks for another
+// operation than the one it names.
+const maxAddressWords = 3
+
+// parseAddress finds the HTTP path in intent: the first word with a slash
+// that starts with one, is a URL, follows a method, or has three segments
+// or more ("recipe/100/notes"). Two words joined by a slash ("golang/go",
+// "read/write") are a slug or a pair of words, not a path. A URL's scheme
+// and host, and a query string, are dropped. A request of more than
+// maxAddressWords other words gives no address.
+func parseAddress(intent string) (address, bool) {
+	if !strings.Contains(intent, "/") {
+		return address{}, false
+	}
+	if n := len(strings.Fields(intent)); n > maxAddressWords+2 {
+		return address{}, false // the path, its method and the words allowed
+	} else if n == maxAddressWords+2 && !slices.ContainsFunc(httpMethods, func(m string) bool { return containsWord(intent, m) }) {
+		return address{}, false
+	}
+	prev := ""
+	for tok := range strings.FieldsSeq(intent) {
+		word := strings.Trim(tok, "`'\"()[]<>,;")
+		word = strings.TrimRight(word, ".:!?")
+		if !strings.Contains(word, "/") {
+			prev = word
+			continue
+		}
+		a := address{}
+		if up := strings.ToUpper(prev); slices.Contains(httpMethods, up) {
+			a.method = up
+		}
+		rooted := strings.HasPrefix(word, "/")
+		if i := strings.Index(word, "://"); i >= 0 {
+			rest := word[i+3:]
+			j := strings.IndexByte(rest, '/')
+			if j < 0 {
+				return address{}, false // a host alone
+			}
+			word, rooted = rest[j:], true
+		}
+		if i := strings.IndexAny(word, "?#"); i >= 0 {
+			word = word[:i]
+		}
+		for seg := range strings.SplitSeq(strings.ToLower(word), "/") {
+			switch {
+			case seg == "":
+			case seg[0] == '{' || seg[0] == ':' || seg[0] == '<':
+				a.segs = append(a.segs, "{")
+			default:
+				a.segs = append(a.segs, seg)
+			}
+		}
+		if len(a.segs) == 0 || !rooted && a.method == "" && len(a.segs) < 3 {
+			return address{}, false
+		}
+		return a, true
+	}
+	return address{}, false
+}
+
+// fit reports whether an operation's path segments s fit the given
+// segments g, and how many of s's literal segments g says: a literal must
+// be said as it is, a parameter takes any value or placeholder.
+func fit(s, g []string) (literals int, ok bool) {
+	if len(s) != len(g) {
+		return 0, false
+	}
+	for i, seg := range s {
+		switch {
+		case seg == "":
+		case seg == g[i]:
+			literals++
+		default:
+			return 0, false
+		}
+	}
+	return literals, true
+}
+
+// lookupAddress answers a request that gives an HTTP path: the operations
+// f allows whose path fits it, those with the most literal segments said
+// first, then the method given (or GET when none is), then the catalog's
+// order. When no path fits the whole of the given one, the longest paths
+// that fit its end, two segments or more, do
+// ("/api/v3/repos/golang/go/issues" names GET
+// /repos/{owner}/{repo}/issues of an API served under /api/v3). A path
+// that fits with no literal segment ("/{owner}/{repo}") is no answer.
+//
+// The decision is run when the request gives a method and exactly one
+// operation fits best with it; otherwise choose. A path alone leaves the
+// action unsaid, even where only a GET is there: "Deprecated, use
+// /projects/{id}/strings" names a path and asks for something else. When the method given fits an
+// operation f hides ("DELETE /gists/aa5a3" on a read-only server), the
+// decision is no match, the operations left at that path are listed as the
+// closest, and Verb says what was asked. ok is false when the intent gives
+// no path or no operation's path fits it.
+func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool) {
+	if !r.tu.addresses {
+		return Result{}, false
+	}
+	a, ok := parseAddress(intent)
+	if !ok {
+		return Result{}, false
+	}
+	type match struct {
+		d        int
+		literals int
+	}
+	var matches []match
+	best := 0
+	// A suffix keeps two segments at least: "/v2/archive/issues" is not
+	// GET /issues.
+	for skip := 0; skip == 0 || skip <= len(a.segs)-2 && len(matches) == 0; skip++ {
+		g := a.segs[skip:]
+		for _, first := range [2]string{g[0], ""} {
+			for _, d := range r.paths.byStart[pathStart{len(g), first}] {
+				if n, ok := fit(r.paths.segs[d], g); ok && n > 0 {
+					matches = append(matches, match{int(d), n})
+					best = max(best, n)
+				}
+			}
+		}
+	}
+	if len(matches) == 0 {
+		return Result{}, false
+	}
+	method := a.method
+	if method == "" {
+		method = "GET"
+	}
+	slices.SortStableFunc(matches, func(x, y match) int {
+		if x.literals != y.literals {
+			return y.literals - x.literals
+		}
+		xm := strings.EqualFold(r.ops[x.d].HTTP.Method, method)
+		ym := strings.EqualFold(r.ops[y.d].HTTP.Method, method)
+		switch {
+		case xm && !ym:
+			return -1
+		case ym && !xm:
+			return 1
+		}
+		return x.d - y.d
+	})
+	res := Result{Verb: methodKind(a.method)}
+	hidden := false // the method given fits best an operation f hides
+	top := 0        // operations that fit best with the method given
+	for _, m := range matches {
+		op := r.ops[m.d]
+		said := m.literals == best && (a.method == "" || strings.EqualFold(op.HTTP.Method, a.method))
+		if !f.allowed(op) {
+			hidden = hidden || said && a.method != ""
+			continue
+		}
+		if said {
+			top++
+		}
+		if len(res.Candidates) == limit {
+			continue
+		}
+		conf := 0.5
+		if said {
+			conf = 1
+		}
+		res.Candidates = append(res.Candidates, Candidate{Op: op, Score: float64(m.literals), Confidence: conf,
+			Matched: []string{strings.Join(a.segs, "/")}, Fields: []string{"path"}})
+	}
+	switch {
+	case hidden && top == 0:
+		res.Decision = DecisionNoMatch
+	case len(res.Candidates) == 0:
+		return Result{}, false
+	case top == 1 && res.Candidates[0].Confidence == 1 && a.method != "":
+		res.Decision = DecisionRun
+	default:
+		res.Decision = DecisionChoose
+	}
+	return res, true
+}
+
+// methodKind is the kind of operation an HTTP method implies ("" for
+// none).
+func methodKind(m string) operations.Kind {
+	switch m {
+	case "":
+		return ""
+	case "GET", "HEAD":
+		return operations.KindRead
+	case "DELETE":
+		return operations.KindDestructive
+	}
+	return operations.KindWrite
+}
+
+// containsWord reports whether w is a whitespace-separated word of s,
+// ignoring case.
+func containsWord(s, w string) bool {
+	for f := range strings.FieldsSeq(s) {
+		if strings.EqualFold(strings.Trim(f, "`'\"(),;:"), w) {
+			return true
+		}
+	}
+	return false
+}

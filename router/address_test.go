@@ -1,0 +1,79 @@
+package router
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+func TestAnHTTPPathIsAnAddress(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("code.repos.get_user_repos", "GET", "Lists repositories the token can access.", "/user/repos", operations.KindRead),
+		httpOp("code.repos.post_user_repos", "POST", "Creates a repository.", "/user/repos", operations.KindWrite),
+		httpOp("code.repos.get_users_username_repos", "GET", "Lists the public repositories of a user.", "/users/{username}/repos", operations.KindRead),
+		httpOp("code.repos.get_repos_owner_repo", "GET", "Gets a repository.", "/repos/{owner}/{repo}", operations.KindRead),
+		httpOp("code.issues.get_repos_owner_repo_issues", "GET", "Lists the issues of a repository.", "/repos/{owner}/{repo}/issues", operations.KindRead),
+		httpOp("code.pulls.get_repos_owner_repo_pulls_pull_number", "GET", "Gets a pull request.", "/repos/{owner}/{repo}/pulls/{pull_number}", operations.KindRead),
+		httpOp("code.gists.get_gists_gist_id", "GET", "Gets a gist.", "/gists/{gist_id}", operations.KindRead),
+		httpOp("code.gists.delete_gists_gist_id", "DELETE", "Deletes a gist.", "/gists/{gist_id}", operations.KindDestructive),
+		httpOp("code.issues.get_issues", "GET", "Lists issues assigned to the caller.", "/issues", operations.KindRead),
+	}
+	r, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"addresses"}})
+	for _, c := range []struct {
+		q        string
+		want     []string // the candidates, in order
+		decision Decision
+	}{
+		{"GET /repos/golang/go/pulls/12", []string{"code.pulls.get_repos_owner_repo_pulls_pull_number"}, DecisionRun},
+		{"GET /repos/{owner}/{repo}/issues", []string{"code.issues.get_repos_owner_repo_issues"}, DecisionRun},
+		// No method: the read first, and no run between the two.
+		{"/user/repos", []string{"code.repos.get_user_repos", "code.repos.post_user_repos"}, DecisionChoose},
+		{"POST /user/repos", []string{"code.repos.post_user_repos", "code.repos.get_user_repos"}, DecisionRun},
+		// A URL, under a base path the spec leaves to its servers.
+		{"GET https://api.example.com/api/v3/repos/golang/go/issues?state=open", []string{"code.issues.get_repos_owner_repo_issues"}, DecisionRun},
+		// No method: the one operation there, but no run on an action unsaid.
+		{"what does `repos/golang/go/issues` return", []string{"code.issues.get_repos_owner_repo_issues"}, DecisionChoose},
+		{"DELETE /gists/aa5a315d61ae9438b18d", []string{"code.gists.delete_gists_gist_id", "code.gists.get_gists_gist_id"}, DecisionRun},
+	} {
+		res := r.Search(c.q, Filter{}, 5)
+		if got := candidateIDs(res); !slices.Equal(got, c.want) || res.Decision != c.decision {
+			t.Errorf("%q: %v %s, want %v %s", c.q, got, res.Decision, c.want, c.decision)
+		}
+		if got := candidateIDs(off.Search(c.q, Filter{}, 5)); slices.Equal(got, c.want) {
+			t.Errorf("%q with addresses off: %v as well; the test does not test the rule", c.q, got)
+		}
+	}
+	// On a read-only server the delete asked for is hidden: no match, the
+	// read at that path listed as the closest, and Verb says why.
+	res := r.Search("DELETE /gists/aa5a315d61ae9438b18d", Filter{Kinds: []operations.Kind{operations.KindRead}}, 5)
+	if res.Decision != DecisionNoMatch || res.Verb != operations.KindDestructive || !slices.Equal(candidateIDs(res), []string{"code.gists.get_gists_gist_id"}) {
+		t.Errorf("DELETE on a read-only server: %v %s verb %q, want the gist's GET, no_match, destructive", candidateIDs(res), res.Decision, res.Verb)
+	}
+	// Not addresses: a slug, two words with a slash, a path that fits no
+	// operation, and prose that mentions a path.
+	for _, q := range []string{"star golang/go", "read/write access", "GET /nothing/here/at/all", "Deprecated: this lists issues, and /repos/{owner}/{repo}/issues lists them for one repository"} {
+		if _, ok := r.lookupAddress(q, Filter{}, 5); ok {
+			t.Errorf("%q was taken as an address", q)
+		}
+	}
+}
+
+func TestParseAddress(t *testing.T) {
+	for in, want := range map[string]address{
+		"GET /repos/{owner}/{repo}":          {method: "GET", segs: []string{"repos", "{", "{"}},
+		"delete /gists/:id":                  {method: "DELETE", segs: []string{"gists", "{"}},
+		"https://api.example.com/v1/Users?x": {segs: []string{"v1", "users"}},
+		"recipe/100/notes":                   {segs: []string{"recipe", "100", "notes"}},
+	} {
+		got, ok := parseAddress(in)
+		if !ok || got.method != want.method || !slices.Equal(got.segs, want.segs) {
+			t.Errorf("parseAddress(%q) = %+v %v, want %+v", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"golang/go", "https://example.com", "see the docs", "a b c d e f /x/y"} {
+		if got, ok := parseAddress(in); ok {
+			t.Errorf("parseAddress(%q) = %+v, want none", in, got)
+		}
+	}
+}
