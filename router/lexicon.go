@@ -160,6 +160,8 @@ var defaultSynonyms = map[string][]string{
 	"env":           {"environment"},
 	"k8s":           {"kubernetes"},
 	"cert":          {"certificate"},
+	"dir":           {"directory", "folder"},
+	"mkdir":         {"create directory", "make directory"},
 	"pkg":           {"package"},
 	"dept":          {"department"},
 	"addr":          {"address"},

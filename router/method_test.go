@@ -674,3 +674,26 @@ func TestABareSingularPathIsTheCaller(t *testing.T) {
 		t.Errorf("callerPaths = %v, want %v: /user/orgs, /user/keys and /user", got, want)
 	}
 }
+
+func TestShellWordsMeetFilesystemTools(t *testing.T) {
+	// MCP filesystem servers name their tools in words; agents working
+	// in a shell say "mkdir". Before the table knew it, the request was
+	// answered with nothing.
+	ops := []*operations.Operation{
+		{ID: "files.create_directory", Description: "Create a new directory or make sure it exists. Creates parent directories as needed."},
+		{ID: "files.list_directory", Description: "Get a detailed listing of all files and directories in a specified path."},
+		{ID: "files.read_text_file", Description: "Read the complete contents of a file as text."},
+		{ID: "files.move_file", Description: "Move or rename files and directories."},
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"synonyms"}})
+	for q, want := range map[string]string{
+		"mkdir -p src/components": "files.create_directory",
+	} {
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
+			t.Errorf("%q with synonyms off still leads with %s: the test does not test the table", q, want)
+		}
+	}
+}

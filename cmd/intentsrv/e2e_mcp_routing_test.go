@@ -11,9 +11,10 @@ import (
 // The router over the union of the three reference servers' tools, on the
 // labelled set testdata/intents/mcp-reference.jsonl (written before the
 // first measurement; see BENCHMARKS.md, "Routing over MCP tool catalogs").
-// The floors sit just under what the router reached when the set was
-// first measured, so a change that costs routing on short MCP tool
-// descriptions fails CI.
+// The floors sit just under what the router reaches (top-1 0.809, hit@5
+// 0.897, nDCG@10 0.863, no empty answer since "mkdir" meets
+// create_directory), so a change that costs routing on short MCP tool
+// descriptions fails CI; the empty-answer ceiling is issue #9's 1%.
 func TestE2ERoutingOverMCPTools(t *testing.T) {
 	cfg := threePeers(t, t.TempDir())
 	queries, err := filepath.Abs(filepath.Join("..", "..", "testdata", "intents", "mcp-reference.jsonl"))
@@ -45,13 +46,13 @@ func TestE2ERoutingOverMCPTools(t *testing.T) {
 	floors := []struct {
 		name       string
 		got, floor float64
-	}{{"top-1", m.Top1, 0.74}, {"hit@5", m.Hit5, 0.83}, {"nDCG@10", m.NDCG10, 0.80}}
+	}{{"top-1", m.Top1, 0.78}, {"hit@5", m.Hit5, 0.87}, {"nDCG@10", m.NDCG10, 0.84}}
 	for _, f := range floors {
 		if f.got < f.floor {
 			t.Errorf("%s %.3f fell under its floor %.2f", f.name, f.got, f.floor)
 		}
 	}
-	if m.EmptyRate > 0.06 {
-		t.Errorf("empty answers on %.3f of servable intents, ceiling 0.06", m.EmptyRate)
+	if m.EmptyRate > 0.01 {
+		t.Errorf("empty answers on %.3f of servable intents, ceiling 0.01", m.EmptyRate)
 	}
 }
