@@ -1,6 +1,7 @@
 package router
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -16,46 +17,79 @@ import (
 // the operations whose HTTP path the given one fits, segment by segment,
 // are the answer.
 
-// pathIndex holds the segments of the operations' HTTP paths,
-// lower-cased; a parameter ("{owner}", ":id", "{id}.json") is "", which
-// any value fits.
+// pathIndex holds the segments of the operations' HTTP paths, lower-cased
+// and interned: segment ids in one array, paramSeg for a parameter
+// ("{owner}", ":id", "{id}.json"), which any value fits.
 type pathIndex struct {
-	segs [][]string // per operation; none without an HTTP path
+	start []uint32 // operation d's segments are segs[start[d]:start[d+1]]
+	segs  []uint32
+	ids   map[string]uint32 // literal segment → id (from 1)
 	// byStart holds the operations by their paths' number of segments
-	// and first segment ("" for a parameter): a path given is fitted to
-	// those that start as it does or with a parameter, and have its length.
+	// and first segment: a path given is fitted to those that start as it
+	// does or with a parameter, and have its length.
 	byStart map[pathStart][]int32
 }
 
 type pathStart struct {
 	n     int
-	first string
+	first uint32
 }
 
+const (
+	paramSeg   uint32 = 0              // an operation's parameter
+	unknownSeg uint32 = math.MaxUint32 // a given segment no path says, or a placeholder
+)
+
 func buildPathIndex(ops []*operations.Operation) pathIndex {
-	px := pathIndex{segs: make([][]string, len(ops)), byStart: map[pathStart][]int32{}}
+	px := pathIndex{start: make([]uint32, len(ops)+1), ids: map[string]uint32{}, byStart: map[pathStart][]int32{}}
 	for d, op := range ops {
+		px.start[d] = uint32(len(px.segs))
 		if op.HTTP == nil || op.HTTP.Path == "" {
 			continue
 		}
-		var segs []string
-		for seg := range strings.SplitSeq(strings.ToLower(op.HTTP.Path), "/") {
+		for seg := range strings.SplitSeq(op.HTTP.Path, "/") {
 			switch {
 			case seg == "":
 			case strings.ContainsAny(seg, "{}") || seg[0] == ':':
-				segs = append(segs, "")
+				px.segs = append(px.segs, paramSeg)
 			default:
-				segs = append(segs, seg)
+				seg = strings.ToLower(seg)
+				id, ok := px.ids[seg]
+				if !ok {
+					id = uint32(len(px.ids) + 1)
+					px.ids[seg] = id
+				}
+				px.segs = append(px.segs, id)
 			}
 		}
-		if len(segs) == 0 {
-			continue
+		if segs := px.segs[px.start[d]:]; len(segs) > 0 {
+			k := pathStart{len(segs), segs[0]}
+			px.byStart[k] = append(px.byStart[k], int32(d))
 		}
-		px.segs[d] = segs
-		k := pathStart{len(segs), segs[0]}
-		px.byStart[k] = append(px.byStart[k], int32(d))
 	}
+	px.start[len(ops)] = uint32(len(px.segs))
 	return px
+}
+
+// of returns the segments of operation d's path (none without one).
+func (px *pathIndex) of(d int) []uint32 {
+	if d+1 >= len(px.start) {
+		return nil
+	}
+	return px.segs[px.start[d]:px.start[d+1]]
+}
+
+// given returns the ids of segments given in a request: unknownSeg for a
+// placeholder or a word no path says, which only a parameter fits.
+func (px *pathIndex) given(segs []string, out []uint32) []uint32 {
+	for _, s := range segs {
+		id, ok := px.ids[s]
+		if !ok || s == "{" {
+			id = unknownSeg
+		}
+		out = append(out, id)
+	}
+	return out
 }
 
 // address is an HTTP path a request gives, and the method before it.
@@ -133,14 +167,14 @@ func parseAddress(intent string) (address, bool) {
 // fit reports whether an operation's path segments s fit the given
 // segments g, and how many of s's literal segments g says: a literal must
 // be said as it is, a parameter takes any value or placeholder.
-func fit(s, g []string) (literals int, ok bool) {
+func fit(s, g []uint32) (literals int, ok bool) {
 	if len(s) != len(g) {
 		return 0, false
 	}
 	for i, seg := range s {
-		switch {
-		case seg == "":
-		case seg == g[i]:
+		switch seg {
+		case paramSeg:
+		case g[i]:
 			literals++
 		default:
 			return 0, false
@@ -182,11 +216,12 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 	best := 0
 	// A suffix keeps two segments at least: "/v2/archive/issues" is not
 	// GET /issues.
-	for skip := 0; skip == 0 || skip <= len(a.segs)-2 && len(matches) == 0; skip++ {
-		g := a.segs[skip:]
-		for _, first := range [2]string{g[0], ""} {
+	given := r.paths.given(a.segs, make([]uint32, 0, 16))
+	for skip := 0; skip == 0 || skip <= len(given)-2 && len(matches) == 0; skip++ {
+		g := given[skip:]
+		for _, first := range [2]uint32{g[0], paramSeg} {
 			for _, d := range r.paths.byStart[pathStart{len(g), first}] {
-				if n, ok := fit(r.paths.segs[d], g); ok && n > 0 {
+				if n, ok := fit(r.paths.of(int(d)), g); ok && n > 0 {
 					matches = append(matches, match{int(d), n})
 					best = max(best, n)
 				}

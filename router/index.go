@@ -589,48 +589,47 @@ const callerNoun = "user"
 // none after it, in a catalog that addresses the other users by id in
 // the plural. GitHub's GET /user/repos beside /users/{username}/repos,
 // Gitea's /user/hooks: the one user no parameter names is the one
-// calling. It returns, by operation, whether its path is one (nil when
-// none is).
+// calling. It returns, by operation of px, whether its path is one (nil
+// when none is).
 //
 // A catalog that addresses users by id in the singular (/user/{username}
 // and /user/login in the Petstore) has no caller path: its bare segment is
 // the resource itself. The noun is fixed because other bare singulars
 // name something else: PeerTube's /server/stats, beside
 // /servers/{host}, is the server's own.
-func callerPaths(ops []*operations.Operation) []bool {
-	isParam := func(seg string) bool { return strings.HasPrefix(seg, "{") || strings.HasPrefix(seg, ":") }
+func callerPaths(px pathIndex) []bool {
+	self, ok := px.ids[callerNoun]
+	if !ok {
+		return nil
+	}
+	var others []uint32 // the plurals of callerNoun ("users")
+	for seg, id := range px.ids {
+		if seg != callerNoun && plural(seg) == callerNoun {
+			others = append(others, id)
+		}
+	}
 	byID := false // some path says /users/{id}
-	for _, op := range ops {
-		if op.HTTP == nil {
-			continue
-		}
-		segs := strings.Split(strings.ToLower(op.HTTP.Path), "/")
+	for d := 0; d+1 < len(px.start) && !byID; d++ {
+		segs := px.of(d)
 		for i := 0; i+1 < len(segs) && !byID; i++ {
-			s := segs[i]
-			byID = s != callerNoun && plural(s) == callerNoun && isParam(segs[i+1])
-		}
-		if byID {
-			break
+			byID = segs[i+1] == paramSeg && slices.Contains(others, segs[i])
 		}
 	}
 	if !byID {
 		return nil
 	}
 	var callers []bool
-	for d, op := range ops {
-		if op.HTTP == nil {
-			continue
-		}
-		segs := strings.Split(strings.ToLower(op.HTTP.Path), "/")
+	for d := range len(px.start) - 1 {
+		segs := px.of(d)
 		for i, s := range segs {
-			if isParam(s) {
+			if s == paramSeg {
 				break // the resource is another's, named by the parameter
 			}
-			if s != callerNoun || i+1 < len(segs) && isParam(segs[i+1]) {
+			if s != self || i+1 < len(segs) && segs[i+1] == paramSeg {
 				continue
 			}
 			if callers == nil {
-				callers = make([]bool, len(ops))
+				callers = make([]bool, len(px.start)-1)
 			}
 			callers[d] = true
 			break
@@ -753,7 +752,7 @@ func unescape(raw []byte) string {
 // index does not depend on timing), the chunks' entries are remapped to
 // global term ids, sorted and merged in parallel, and the postings are
 // filled in parallel. verbs[d] is operation d's verb class (opVerb).
-func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *index {
+func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex, opts Options) *index {
 	ix := &index{
 		terms:   make(map[string]uint32, 1024),
 		bigrams: make(map[uint64]uint32, 1024),
@@ -767,7 +766,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, opts Options) *i
 	vocabs := make([]*chunkVocab, len(cs))
 	var callers []bool
 	if opts.tuning().callerPaths {
-		callers = callerPaths(ops)
+		callers = callerPaths(paths)
 	}
 	parallel(cs, func(c, lo, hi int) {
 		vocabs[c] = tokenizeChunk(ops, lo, hi, opts, callers, docTerms, lens)

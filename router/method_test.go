@@ -667,10 +667,10 @@ func TestABareSingularPathIsTheCaller(t *testing.T) {
 		httpOp("pets.user.get_user_username", "GET", "Get user by user name.", "/user/{username}", operations.KindRead),
 		httpOp("pets.user.get_user_login", "GET", "Logs user into the system.", "/user/login", operations.KindRead),
 	}
-	if callers := callerPaths(pets); callers != nil {
+	if callers := callerPaths(buildPathIndex(pets)); callers != nil {
 		t.Errorf("callerPaths(/user/{username}, /user/login) = %v, want none: no plural segment is addressed by id", callers)
 	}
-	if got, want := callerPaths(ops), []bool{true, false, false, true, false, false, true}; !slices.Equal(got, want) {
+	if got, want := callerPaths(buildPathIndex(ops)), []bool{true, false, false, true, false, false, true}; !slices.Equal(got, want) {
 		t.Errorf("callerPaths = %v, want %v: /user/orgs, /user/keys and /user", got, want)
 	}
 }

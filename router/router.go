@@ -101,7 +101,7 @@ type Router struct {
 	// How the catalog names the caller (see findCaller).
 	callerPhrase bool
 	callerTerm   uint32
-	paths        pathIndex // the HTTP paths' segments, for a request that gives one
+	paths        pathIndex // the HTTP paths' segments: the address stage's, and the caller's paths
 
 	pool sync.Pool // *scratch
 
@@ -156,12 +156,12 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	for i, op := range r.ops {
 		r.verbs[i] = classify.of(op)
 	}
-	r.idx = buildIndex(r.ops, r.verbs, opts)
-	r.tu = tu
-	r.findCaller()
-	if tu.addresses {
+	if tu.addresses || tu.callerPaths {
 		r.paths = buildPathIndex(r.ops)
 	}
+	r.idx = buildIndex(r.ops, r.verbs, r.paths, opts)
+	r.tu = tu
+	r.findCaller()
 	if !opts.noSemantic {
 		r.sem = newSemantic(r.idx, opts.vectors)
 	}
