@@ -83,8 +83,8 @@ func (px *pathIndex) of(d int) []uint32 {
 // placeholder or a word no path says, which only a parameter fits.
 func (px *pathIndex) given(segs []string, out []uint32) []uint32 {
 	for _, s := range segs {
-		id, ok := px.ids[s]
-		if !ok || s == "{" {
+		id, ok := px.ids[s] // a placeholder, "{", is no literal's
+		if !ok {
 			id = unknownSeg
 		}
 		out = append(out, id)
@@ -118,22 +118,23 @@ func parseAddress(intent string) (address, bool) {
 	if !strings.Contains(intent, "/") {
 		return address{}, false
 	}
-	if n := len(strings.Fields(intent)); n > maxAddressWords+2 {
-		return address{}, false // the path, its method and the words allowed
-	} else if n == maxAddressWords+2 && !slices.ContainsFunc(httpMethods, func(m string) bool { return containsWord(intent, m) }) {
+	fields := strings.Fields(intent)
+	if len(fields) > maxAddressWords+2 {
 		return address{}, false
 	}
-	prev := ""
-	for tok := range strings.FieldsSeq(intent) {
-		word := strings.Trim(tok, "`'\"()[]<>,;")
-		word = strings.TrimRight(word, ".:!?")
+	for k, tok := range fields {
+		word := strings.TrimRight(strings.Trim(tok, "`'\"()[]<>,;"), ".:!?")
 		if !strings.Contains(word, "/") {
-			prev = word
 			continue
 		}
 		a := address{}
-		if up := strings.ToUpper(prev); slices.Contains(httpMethods, up) {
-			a.method = up
+		if k > 0 {
+			if up := strings.ToUpper(strings.TrimRight(fields[k-1], ":")); slices.Contains(httpMethods, up) {
+				a.method = up
+			}
+		}
+		if a.method == "" && len(fields) > maxAddressWords+1 {
+			return address{}, false // the path and the words allowed, no method
 		}
 		rooted := strings.HasPrefix(word, "/")
 		if i := strings.Index(word, "://"); i >= 0 {
@@ -195,8 +196,8 @@ func fit(s, g []uint32) (literals int, ok bool) {
 // The decision is run when the request gives a method and exactly one
 // operation fits best with it; otherwise choose. A path alone leaves the
 // action unsaid, even where only a GET is there: "Deprecated, use
-// /projects/{id}/strings" names a path and asks for something else. When the method given fits an
-// operation f hides ("DELETE /gists/aa5a3" on a read-only server), the
+// /projects/{id}/strings" names a path and asks for something else.
+// When the method given fits an operation f hides ("DELETE /gists/aa5a3" on a read-only server), the
 // decision is no match, the operations left at that path are listed as the
 // closest, and Verb says what was asked. ok is false when the intent gives
 // no path or no operation's path fits it.
@@ -252,25 +253,26 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 	res := Result{Verb: methodKind(a.method)}
 	hidden := false // the method given fits best an operation f hides
 	top := 0        // operations that fit best with the method given
+	said := strings.Join(a.segs, "/")
 	for _, m := range matches {
 		op := r.ops[m.d]
-		said := m.literals == best && (a.method == "" || strings.EqualFold(op.HTTP.Method, a.method))
+		fits := m.literals == best && (a.method == "" || strings.EqualFold(op.HTTP.Method, a.method))
 		if !f.allowed(op) {
-			hidden = hidden || said && a.method != ""
+			hidden = hidden || fits && a.method != ""
 			continue
 		}
-		if said {
+		if fits {
 			top++
 		}
 		if len(res.Candidates) == limit {
 			continue
 		}
 		conf := 0.5
-		if said {
+		if fits {
 			conf = 1
 		}
 		res.Candidates = append(res.Candidates, Candidate{Op: op, Score: float64(m.literals), Confidence: conf,
-			Matched: []string{strings.Join(a.segs, "/")}, Fields: []string{"path"}})
+			Matched: []string{said}, Fields: []string{"path"}})
 	}
 	switch {
 	case hidden && top == 0:
@@ -297,15 +299,4 @@ func methodKind(m string) operations.Kind {
 		return operations.KindDestructive
 	}
 	return operations.KindWrite
-}
-
-// containsWord reports whether w is a whitespace-separated word of s,
-// ignoring case.
-func containsWord(s, w string) bool {
-	for f := range strings.FieldsSeq(s) {
-		if strings.EqualFold(strings.Trim(f, "`'\"(),;:"), w) {
-			return true
-		}
-	}
-	return false
 }
