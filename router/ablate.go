@@ -18,7 +18,7 @@ var Ablations = []string{
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
-	"addresses",
+	"addresses", "designation", "pool-gaps",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -55,6 +55,8 @@ func (o *Options) ablate(tu *tuning) {
 		"caller-paths":      &tu.callerPaths,
 		"caller-phrases":    &tu.callerPhrases,
 		"addresses":         &tu.addresses,
+		"designation":       &tu.designation,
+		"pool-gaps":         &tu.poolGaps,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

@@ -75,6 +75,61 @@ func callerNamed(words []string, i int) bool {
 	return false
 }
 
+// designation returns a bit per word of words (the first 64) that a
+// request designates one item of in words rather than by a value: the
+// words after "a specific (single, particular, individual)" ("find a
+// specific call broadcast"), and the singular words before "by (its) id"
+// ("returns Block based on ID", "get a language by its id"), each run up
+// to a stop word or three words (before "by", to a verb or a plural too). The words between "by" and "id"
+// are designated too ("by contact id").
+func designation(words []string) uint64 {
+	var bits uint64
+	mark := func(from, step int) {
+		for j, n := from, 0; j >= 0 && j < len(words) && j < 64 && n < 3; j, n = j+step, n+1 {
+			w := words[j]
+			if isStopWord(w) || isNumber(w) || step < 0 && (verbLexicon[w] != verbNone || plural(w) != w) {
+				return
+			}
+			bits |= 1 << uint(j)
+		}
+	}
+	for i, w := range words {
+		switch w {
+		case "specific", "single", "particular", "individual":
+			mark(i+1, 1)
+		case "by", "with", "using", "via", "on":
+			if w == "on" && (i == 0 || words[i-1] != "based") {
+				continue
+			}
+			k := i + 1
+			for k < len(words) && k <= i+3 && !idWords[words[k]] {
+				k++
+			}
+			if k >= len(words) || !idWords[words[k]] {
+				continue
+			}
+			before := i - 1
+			if w == "on" {
+				before-- // "based on"
+			}
+			mark(before, -1)
+			for j := i + 1; j < k && j < 64; j++ {
+				if !isStopWord(words[j]) && !designators[words[j]] {
+					bits |= 1 << uint(j)
+				}
+			}
+		}
+	}
+	return bits
+}
+
+// idWords name an identifier; designators are the words that may stand
+// between "by" and one ("by its unique id").
+var (
+	idWords     = map[string]bool{"id": true, "identifier": true, "uuid": true, "guid": true}
+	designators = map[string]bool{"given": true, "specified": true, "provided": true, "unique": true, "specific": true, "corresponding": true, "own": true}
+)
+
 // selfMinShare: see namesCaller.
 const selfMinShare = 0.02
 
@@ -120,6 +175,10 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		slot = verbSlot(words)
 	}
 	actionSeen := false
+	var designated uint64
+	if r.tu.designation {
+		designated = designation(words)
+	}
 	for i := 0; i < len(words) && len(groups) < maxGroups; i++ {
 		w := words[i]
 		// Only the first verb is the query's action ("list all open
@@ -193,6 +252,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 		}
 		g := group{surface: w, verb: vc != verbNone, item: vc == verbNone && slices.Contains(sc.items, w)}
+		g.designated = r.tu.designation && (g.item || i < 64 && designated&(1<<uint(i)) != 0)
 		g.action = qverb == verbNone && !actionSeen && (slot < 0 || i == slot)
 		actionSeen = actionSeen || g.action
 		g.many = vc == verbNone && !g.item && plural(w) != w

@@ -203,3 +203,23 @@ func TestClausesAreReranked(t *testing.T) {
 		t.Errorf("with clause-rerank off %s still leads: the test no longer shows what the rule does", want)
 	}
 }
+
+// The re-ranker's path weights read how each candidate compares with the
+// rest of its pool (ablation pool-gaps): "Retrieve Printouts" is the
+// list, not the printout by id whose text says as much, and "Get an
+// Asset" the asset, not its filter one level down.
+func TestPoolGapsOnRealAPIs(t *testing.T) {
+	load := corpusLoader(t)
+	for _, tc := range []struct{ api, q, want string }{
+		{"exlibrisgroup.com/tasklists", "Retrieve Printouts", "api.printouts.get_almaws_v1_task_lists_printouts"},
+		{"azure.com/mediaservices-AssetsAndAssetFilters", "Get an Asset", "api.subscriptions.get_subscriptions_subscription_id_resource_groups_resource_group_name_providers_microsoft_media_media_bfb29f9e"},
+	} {
+		c := load(tc.api)
+		if got := candidateIDs(New(c.Ops, Options{}).Search(tc.q, Filter{}, 5)); len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%s: %q: %v, want %s first", tc.api, tc.q, got, tc.want)
+		}
+		if got := candidateIDs(New(c.Ops, Options{Ablate: []string{"pool-gaps"}}).Search(tc.q, Filter{}, 5)); len(got) > 0 && got[0] == tc.want {
+			t.Errorf("%s: with pool-gaps off %s still leads: the test no longer shows what the features do", tc.api, tc.want)
+		}
+	}
+}

@@ -156,14 +156,19 @@
 //     confidence. The first rerankPool candidates of a one-request query
 //     are re-scored on features the lexical score does not see (verb and
 //     method agreement, one item or a collection by the path, path shape,
-//     coverage, where words matched), learned by Learn with ListNet's
+//     coverage, where words matched), and on how each candidate compares
+//     with the rest of its pool (poolRelative: coverage below the best,
+//     path words unsaid and path depth above the least, ...; ablation
+//     "pool-gaps"), learned by Learn with ListNet's
 //     objective on pools routed with vectors that did not see their APIs,
 //     each provider weighed by one over the square root of its queries.
 //     Two weight sets are shipped: a pool whose operations all have HTTP
 //     paths is ordered by weights with a layer of tanh units
 //     (ranker_paths.json), any other pool by linear weights (ranker.json),
 //     since the units lean on path features and lose on catalogs without
-//     paths. The re-ranker orders its pool only, and a run also needs the
+//     paths. The linear set does not read the pool's comparisons
+//     (LearnOptions.PoolBlind): they gained it nothing held out and moved
+//     the run gate. The re-ranker orders its pool only, and a run also needs the
 //     leader's probability under the linear weights (the softmax of the
 //     pool, the quantity runProbability was set on) to reach
 //     runProbability.
@@ -175,7 +180,12 @@
 //     part of a noun phrase, never the action (modifies: "any new
 //     tickets", "count of new tickets"). A singular noun with no
 //     identifier ("get the invoice") is one item in a read, update or
-//     delete and its collection in a create.
+//     delete and its collection in a create. A request that designates
+//     one item, by an identifier ("contact 12") or in words ("a specific
+//     contact", "block by id", "by its unique identifier"; designation),
+//     says so more strongly than a singular noun: the re-ranker reads it
+//     as features of its own (item_designated, collection_designated;
+//     ablation "designation").
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
 //     are not exact ids, and Suggest, use edit distance and
 //     github.com/sahilm/fuzzy subsequence matching over ids and aliases.

@@ -75,8 +75,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                                    float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                           float32
 }
 
 func defaultTuning() tuning {
@@ -85,7 +85,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -242,6 +242,16 @@ type termLists struct {
 
 // of returns the terms of operation d.
 func (l *termLists) of(d uint32) []uint32 { return l.term[l.start[d]:l.start[d+1]] }
+
+// hasAny reports whether operation d's terms hold any of ts.
+func (l *termLists) hasAny(d uint32, ts []uint32) bool {
+	for _, t := range l.of(d) {
+		if slices.Contains(ts, t) {
+			return true
+		}
+	}
+	return false
+}
 
 // finish turns start, which holds each operation's count at d+1, into
 // offsets, and joins the chunks' terms (in operation order).

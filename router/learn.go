@@ -30,6 +30,10 @@ type LearnOptions struct {
 	// Hidden is the number of tanh units added to the linear term (0: a
 	// linear re-ranker).
 	Hidden int
+	// PoolBlind keeps the weights of the features that compare a
+	// candidate with the rest of its pool (coverage_gap ... depth_gap) at
+	// zero: the weights then read each candidate on its own.
+	PoolBlind bool
 }
 
 // Pools are what the re-ranker learns from: for each labelled query, the
@@ -133,6 +137,23 @@ func Learn(p *Pools, o LearnOptions) Weights {
 			u[k] = rng.Float64() - 0.5
 		}
 	}
+	// blind zeroes the parameters of the pool features and their
+	// gradients, so that they stay zero.
+	blind := func(p []float64) {
+		if !o.PoolBlind {
+			return
+		}
+		for h := -1; h < H; h++ {
+			u := p
+			if h >= 0 {
+				u = p[F+h*stride:]
+			}
+			for k := firstPoolFeature; k <= lastPoolFeature; k++ {
+				u[k] = 0
+			}
+		}
+	}
+	blind(theta)
 	m := make([]float64, len(theta))
 	v := make([]float64, len(theta))
 	grad := make([]float64, len(theta))
@@ -193,6 +214,7 @@ func Learn(p *Pools, o LearnOptions) Weights {
 				}
 			}
 		}
+		blind(grad)
 		for k := range theta {
 			g := grad[k]/total + o.L2*theta[k]
 			m[k] = b1*m[k] + (1-b1)*g
@@ -236,6 +258,9 @@ func (r *Router) poolFeatures(intent string) (rows [][numFeatures]float32, docs 
 		x[featLogScore] = float32(math.Log(float64(h.s / hits[0].s)))
 		rows = append(rows, x)
 		docs = append(docs, h.d)
+	}
+	if r.tu.poolGaps {
+		poolRelative(rows)
 	}
 	return rows, docs
 }

@@ -87,3 +87,50 @@ func TestParseWeightsRefusesAnotherShape(t *testing.T) {
 		}
 	}
 }
+
+// gapPools are pools only a feature of the pool orders: the label is the
+// candidate whose coverage is the pool's best, whatever its level.
+func gapPools(n int) *Pools {
+	p := &Pools{}
+	for i := range n {
+		low := float32(i%5) / 10
+		rows := [][numFeatures]float32{{}, {}}
+		rows[0][featCoverage], rows[1][featCoverage] = low+0.3, low+0.1
+		if i%2 == 1 {
+			rows[0], rows[1] = rows[1], rows[0]
+		}
+		poolRelative(rows)
+		p.qs = append(p.qs, learnQuery{x: rows, label: []bool{i%2 == 0, i%2 == 1}})
+	}
+	return p
+}
+
+func TestPoolBlindWeightsDoNotReadThePool(t *testing.T) {
+	p := gapPools(100)
+	for _, o := range []LearnOptions{{PoolBlind: true}, {PoolBlind: true, Hidden: 2, Epochs: 100}} {
+		w := Learn(p, o)
+		units := append([]Unit{{W: w.W}}, w.Hidden...)
+		for _, u := range units {
+			for k := firstPoolFeature; k <= lastPoolFeature; k++ {
+				if u.W[k] != 0 {
+					t.Errorf("hidden %d: weight of %s is %v, want 0", o.Hidden, FeatureNames[k], u.W[k])
+				}
+			}
+		}
+	}
+	// Reading the pool is what orders these: the blind fit cannot.
+	seeing := Learn(p, LearnOptions{})
+	if w := seeing.W[featCoverageGap]; w <= 0 {
+		t.Errorf("coverage_gap weight %v, want > 0: the best coverage is the label", w)
+	}
+	// The run gate reads the shipped linear weights: they are blind.
+	var shipped Weights
+	if err := json.Unmarshal(rankerFile, &shipped); err != nil {
+		t.Fatal(err)
+	}
+	for k := firstPoolFeature; k <= lastPoolFeature; k++ {
+		if shipped.W[k] != 0 {
+			t.Errorf("ranker.json reads %s (%v): the run gate's probabilities were set on pool-blind weights", FeatureNames[k], shipped.W[k])
+		}
+	}
+}

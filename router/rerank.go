@@ -44,8 +44,28 @@ const (
 	featCovAddress            // share of the query's content words met in the operation's address (id, namespace, path)
 	featCovParams             // share met in its parameter names
 	featCovProseOnly          // share met only in prose (descriptions, parameter descriptions)
+	// Features relative to the pool (poolRelative): what sets a
+	// candidate apart from the others a query brought up, which a
+	// candidate's own features cannot say.
+	featCoverageGap // coverage minus the pool's best (≤ 0)
+	featAddressGap  // cov_address minus the pool's best (≤ 0)
+	featUnsaidGap   // path_unsaid minus the pool's least (≥ 0)
+	featDepthGap    // path_depth minus the pool's least (≥ 0)
+	featIDShareGap  // id_share minus the pool's best (≤ 0)
+	featParamsGap   // path_params minus the pool's least (≥ 0)
+	featProseGap    // cov_prose_only minus the pool's least (≥ 0)
+	featVerbRel     // verb_agrees minus its pool mean
+	featMethodRel   // method_agrees minus its pool mean
+	// The request designates one item of a resource (an identifier after
+	// its word, "a specific contact", "block by id": group.designated)
+	// and the operation acts on one item of it, or on its collection.
+	featItemDesignated
+	featCollectionDesignated
 	numFeatures
 )
+
+// The features poolRelative fills, as a range.
+const firstPoolFeature, lastPoolFeature = featCoverageGap, featMethodRel
 
 // FeatureNames are the re-ranker's features, in weight order.
 var FeatureNames = [numFeatures]string{
@@ -53,6 +73,9 @@ var FeatureNames = [numFeatures]string{
 	"item_one", "collection_many", "item_many", "collection_one",
 	"path_depth", "path_params", "coverage", "in_name", "desc_only", "log_score",
 	"id_share", "path_unsaid", "cov_address", "cov_params", "cov_prose_only",
+	"coverage_gap", "address_gap", "unsaid_gap", "depth_gap",
+	"id_share_gap", "params_gap", "prose_gap", "verb_rel", "method_rel",
+	"item_designated", "collection_designated",
 }
 
 // Weights are the re-ranker's learned weights and what they were learned
@@ -222,6 +245,18 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 		}
 		if q.one && !q.many {
 			x[featCollectionOne] = 1
+		}
+	}
+	if sc := ix.scope[d]; sc != scopeNone {
+		for i := range groups {
+			if g := &groups[i]; g.designated && ix.itemTerms.hasAny(d, g.res[:g.nres]) {
+				if sc == scopeItem {
+					x[featItemDesignated] = 1
+				} else {
+					x[featCollectionDesignated] = 1
+				}
+				break
+			}
 		}
 	}
 	if ps := ix.paths[d]; ps.http {
@@ -427,18 +462,29 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	// ratios, which diversification and the decision read, keep their
 	// scale); zl is the linear weights' z, for the leader's probability.
 	var z, zl [rerankPool]float32
+	var xs [rerankPool][numFeatures]float32
+	scored := 0 // hits are best first: those that scored lead
+	for i := range hits[:n] {
+		if hits[i].s > 0 {
+			xs[i] = r.features(&q, groups, hits[i].d, total, sc)
+			xs[i][featLogScore] = float32(math.Log(float64(hits[i].s / top)))
+			scored = i + 1
+		}
+	}
+	if r.tu.poolGaps {
+		poolRelative(xs[:scored])
+	}
 	zmax, zlmax := float32(math.Inf(-1)), float32(math.Inf(-1))
 	lead := -1
 	for i := range hits[:n] {
 		if hits[i].s <= 0 {
 			continue
 		}
-		x := r.features(&q, groups, hits[i].d, total, sc)
-		x[featLogScore] = float32(math.Log(float64(hits[i].s / top)))
-		zl[i] = r.weights.score(&x) / r.weights.w[featLogScore]
+		x := &xs[i]
+		zl[i] = r.weights.score(x) / r.weights.w[featLogScore]
 		z[i] = zl[i]
 		if m != r.weights {
-			z[i] = m.score(&x) / m.w[featLogScore]
+			z[i] = m.score(x) / m.w[featLogScore]
 		}
 		if z[i] > zmax {
 			zmax, lead = z[i], i
@@ -469,6 +515,38 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	}
 	sortHits(hits)
 	return hits
+}
+
+// poolRelative fills the features of a pool's candidates that compare
+// each with the others (featCoverageGap ... featDepthGap).
+func poolRelative(xs [][numFeatures]float32) {
+	if len(xs) == 0 {
+		return
+	}
+	bestCov, bestAddr, bestID := float32(0), float32(0), float32(0)
+	leastUnsaid, leastDepth, leastParams, leastProse := float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))
+	var verbs, methods float32
+	for i := range xs {
+		x := &xs[i]
+		bestCov, bestAddr, bestID = max(bestCov, x[featCoverage]), max(bestAddr, x[featCovAddress]), max(bestID, x[featIDShare])
+		leastUnsaid, leastDepth = min(leastUnsaid, x[featPathUnsaid]), min(leastDepth, x[featPathDepth])
+		leastParams, leastProse = min(leastParams, x[featPathParams]), min(leastProse, x[featCovProseOnly])
+		verbs += x[featVerbAgrees]
+		methods += x[featMethodAgrees]
+	}
+	n := float32(len(xs))
+	for i := range xs {
+		x := &xs[i]
+		x[featCoverageGap] = x[featCoverage] - bestCov
+		x[featAddressGap] = x[featCovAddress] - bestAddr
+		x[featUnsaidGap] = x[featPathUnsaid] - leastUnsaid
+		x[featDepthGap] = x[featPathDepth] - leastDepth
+		x[featIDShareGap] = x[featIDShare] - bestID
+		x[featParamsGap] = x[featPathParams] - leastParams
+		x[featProseGap] = x[featCovProseOnly] - leastProse
+		x[featVerbRel] = x[featVerbAgrees] - verbs/n
+		x[featMethodRel] = x[featMethodAgrees] - methods/n
+	}
 }
 
 // allPaths reports whether every operation of pool has an HTTP path (a

@@ -118,6 +118,10 @@ type group struct {
 	// invoice"): reading, changing or deleting it means one item;
 	// creating it means adding to its collection.
 	one bool
+	// designated: the request designates one item of what the word
+	// names, by an identifier after it ("issue 1347") or in words
+	// ("a specific contact", "block by id"; designation).
+	designated bool
 	// action: no word before it was read as the request's verb, and it
 	// stands where the verb would ("accept the quote", "can you resume
 	// it"), though the lexicon does not know it as one.

@@ -1,0 +1,103 @@
+package router
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+func TestDesignation(t *testing.T) {
+	for q, want := range map[string][]string{
+		"Returns Block based on ID":                        {"block"},
+		"Get a language by its id. Returns a Language":     {"language"},
+		"Find a specific call broadcast":                   {"call", "broadcast"},
+		"Get a TranslationRequest object by id":            {"translation", "request", "object"},
+		"delete the webhook with the given id":             {"webhook"},
+		"Get a contact by contact id":                      {"contact", "contact"},
+		"List contacts by list id":                         {"list"}, // the parent, not the plural
+		"Search users by name":                             nil,      // a name filters a list
+		"Get report filter list for the given store":       nil,      // "given" alone designates nothing
+		"Updates a single transaction of the account book": {"transaction"},
+	} {
+		var words []string
+		splitWordsParts(q, false, func(w string) { words = append(words, w) })
+		bits := designation(words)
+		var got []string
+		for i, w := range words {
+			if bits&(1<<uint(i)) != 0 {
+				got = append(got, w)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("designation(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A catalog whose list operation's description says more of a request's
+// words than the item's, as many do ("Find user's contacts by id, ...").
+func designationCatalog() []*operations.Operation {
+	return []*operations.Operation{
+		httpOp("calls.contacts.get_contacts", "GET", "Find user's contacts by id, contact list, or on any property name. Returns a paged list of contacts.", "/contacts", operations.KindRead),
+		httpOp("calls.contacts.get_contacts_id", "GET", "Returns a Contact instance for a given contact id.", "/contacts/{id}", operations.KindRead),
+		httpOp("calls.contacts.get_contacts_id_history", "GET", "Find all calls and texts sent to a contact.", "/contacts/{id}/history", operations.KindRead),
+		httpOp("calls.contacts.put_contacts_id", "PUT", "Updates a contact.", "/contacts/{id}", operations.KindWrite),
+		httpOp("calls.contacts.delete_contacts_id", "DELETE", "Deletes a contact.", "/contacts/{id}", operations.KindDestructive),
+		httpOp("calls.orders.get_orders", "GET", "Find the account's orders by id, date or status.", "/orders", operations.KindRead),
+		httpOp("calls.orders.get_orders_id", "GET", "Returns an order.", "/orders/{id}", operations.KindRead),
+	}
+}
+
+func TestADesignatedItemIsReadOne(t *testing.T) {
+	ops := designationCatalog()
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"designation"}})
+	for q, want := range map[string]string{
+		"find contact 12":         "calls.contacts.get_contacts_id",
+		"Find a specific contact": "calls.contacts.get_contacts_id",
+		"find a single order":     "calls.orders.get_orders_id",
+		"find order 77":           "calls.orders.get_orders_id",
+	} {
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
+			t.Errorf("%q with designation off still leads with %s: the test does not test the rule", q, want)
+		}
+	}
+	// Plurals and filters still list.
+	for _, q := range []string{"find contacts", "find contacts by property name"} {
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || !strings.HasSuffix(got[0], "get_contacts") {
+			t.Errorf("%q: %v, want the list of contacts first", q, got)
+		}
+	}
+}
+
+func TestPoolRelative(t *testing.T) {
+	rows := make([][numFeatures]float32, 3)
+	for i, v := range []struct{ cov, addr, unsaid, depth, params float32 }{
+		{0.5, 0.2, 0.4, 0.25, 0.5},
+		{1, 0.6, 0.1, 0.5, 0.25},
+		{0.75, 0.6, 0, 0.125, 0.75},
+	} {
+		rows[i][featCoverage], rows[i][featCovAddress], rows[i][featPathUnsaid] = v.cov, v.addr, v.unsaid
+		rows[i][featPathDepth], rows[i][featPathParams] = v.depth, v.params
+	}
+	rows[1][featVerbAgrees] = 1
+	poolRelative(rows)
+	for i, want := range []map[int]float32{
+		{featCoverageGap: -0.5, featAddressGap: -0.4, featUnsaidGap: 0.4, featDepthGap: 0.125, featParamsGap: 0.25},
+		{featCoverageGap: 0, featAddressGap: 0, featUnsaidGap: 0.1, featDepthGap: 0.375, featParamsGap: 0},
+		{featCoverageGap: -0.25, featAddressGap: 0, featUnsaidGap: 0, featDepthGap: 0, featParamsGap: 0.5},
+	} {
+		for k, v := range want {
+			if got := rows[i][k]; got < v-1e-6 || got > v+1e-6 {
+				t.Errorf("row %d %s = %v, want %v", i, FeatureNames[k], got, v)
+			}
+		}
+	}
+	if v := rows[1][featVerbRel]; v < 0.66 || v > 0.67 {
+		t.Errorf("verb_rel of the one candidate whose verb agrees = %v, want 2/3", v)
+	}
+}
