@@ -188,7 +188,7 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 		env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone},
 			Step{Tool: ToolDescribe, Why: "nothing here serves that intent; browse the namespaces"})
 		env.Warnings = []string{"no operation matches that intent"}
-		if s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
+		if s.writesRefused(res) {
 			env.Warnings = []string{readOnlyWarning}
 		}
 		return env
@@ -211,7 +211,7 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 		env = success(data, Step{Tool: ToolDescribe, Action: top.ID, Why: "get its input schema"},
 			Step{Tool: s.verbFor(top), Action: top.ID, Why: "run it"})
 	}
-	if s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
+	if s.writesRefused(res) {
 		env.Warnings = append(env.Warnings, readOnlyWarning)
 	}
 	m := env.meta()

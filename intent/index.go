@@ -20,8 +20,12 @@ type catalogIndex struct {
 	rtPanic    any
 	ready      chan struct{}
 	visibleOps int
-	namespaces []operations.Namespace
-	nsPrefixes map[string]bool
+	// writesHidden counts the registry's operations that change state
+	// and that the write policy hides: none means a read-only server has
+	// nothing to refuse, and a write verb is answered by the reads.
+	writesHidden int
+	namespaces   []operations.Namespace
+	nsPrefixes   map[string]bool
 }
 
 // router waits for the router; a panic of its build is raised in the
@@ -38,14 +42,21 @@ func (c *catalogIndex) router() *router.Router {
 // the router is ready when its router method returns.
 func (s *Server) buildIndex() *catalogIndex {
 	var visible []*operations.Operation
+	writesHidden := 0
 	for _, op := range s.reg.All() {
 		// A reserved id (runs.*) is refused at New; one an upstream
 		// brings later is not served.
-		if s.visible(op) && !isReservedID(op.ID) {
+		if isReservedID(op.ID) {
+			continue
+		}
+		switch {
+		case s.visible(op):
 			visible = append(visible, op)
+		case op.Kind.IsWrite() && s.allowedID(op.ID):
+			writesHidden++
 		}
 	}
-	idx := &catalogIndex{ready: make(chan struct{}), visibleOps: len(visible)}
+	idx := &catalogIndex{ready: make(chan struct{}), visibleOps: len(visible), writesHidden: writesHidden}
 	go func() {
 		defer close(idx.ready)
 		defer func() { idx.rtPanic = recover() }()

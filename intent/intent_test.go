@@ -777,3 +777,46 @@ func TestQuestionIsNotAWrite(t *testing.T) {
 		t.Fatalf("delete on a read-only server: %s", env.JSON())
 	}
 }
+
+// A write verb on a read-only server is refused only when the policy
+// hides a write it could ask for. Over a catalog of reads only there is
+// nothing to enable: "generate a preview" is the read named for it, and
+// telling the user to ask for writes would send them the wrong way.
+func TestWriteVerbOverReadsOnly(t *testing.T) {
+	type design struct {
+		ID string `json:"design_id" jsonschema:"description=design id"`
+	}
+	preview := func(ctx context.Context, in design) (map[string]string, error) {
+		return map[string]string{"preview": "png of " + in.ID}, nil
+	}
+	reads := operations.NewRegistry()
+	if err := operations.Add(reads, operations.Operation{ID: "cad.generate_preview", Summary: "Generate a preview image of a CAD design", Kind: operations.KindRead}, preview); err != nil {
+		t.Fatal(err)
+	}
+	if err := operations.Add(reads, operations.Operation{ID: "cad.get_design", Summary: "Get a CAD design's metadata", Kind: operations.KindRead}, preview); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(reads, Options{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const q = `{"intent":"generate a preview for the CAD design 4ledY5","params":{"design_id":"4ledY5"}}`
+	if env := call(t, s, "ask", q); env.Code == CodeWritesDisabled {
+		t.Fatalf("a write verb over reads only was refused: %s", env.JSON())
+	}
+	env := call(t, s, "find", `{"intent":"generate a preview for the CAD design 4ledY5"}`)
+	if strings.Contains(strings.Join(env.Warnings, " "), "read-only") {
+		t.Fatalf("find warns that writes are hidden where none are: %s", env.JSON())
+	}
+	// The same request where a write that may serve it is hidden.
+	if err := operations.Add(reads, operations.Operation{ID: "cad.render", Summary: "Render a design to a new file", Kind: operations.KindWrite}, preview); err != nil {
+		t.Fatal(err)
+	}
+	s, err = New(reads, Options{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env := call(t, s, "ask", q); env.Code != CodeWritesDisabled {
+		t.Fatalf("with a hidden write, a write verb is refused: %s", env.JSON())
+	}
+}

@@ -62,14 +62,23 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 	return out
 }
 
+// writesRefused reports whether the write policy refuses what res asks
+// for: a write verb, on a read-only server that hides some write.
+func (s *Server) writesRefused(res router.Result) bool {
+	return s.opts.Writes == WritesDeny && res.Verb.IsWrite() && s.index().writesHidden > 0
+}
+
 // routed turns a search into the one operation to use, or the failure that
 // explains why there is none (no_match, ambiguous_intent, or params that do
 // not fit the confident match). The operation it returns has validated
 // in's params.
 func (s *Server) routed(res router.Result, tool string, in Input) (*operations.Operation, *Envelope) {
 	// res.Verb is what the intent asks for; a question about state ("is
-	// issue 5 open?") asks to read, whatever verbs it holds.
-	if res.Decision != router.DecisionRun && s.opts.Writes == WritesDeny && res.Verb.IsWrite() {
+	// issue 5 open?") asks to read, whatever verbs it holds. A write verb
+	// is refused when the policy hides writes it could ask for; over a
+	// catalog of reads only ("generate a preview" over a read named
+	// generate_preview), the reads answer it.
+	if res.Decision != router.DecisionRun && s.writesRefused(res) {
 		return nil, failure(CodeWritesDisabled, "that intent asks to change state, and this server is read-only", nil, readOnlyRemedy())
 	}
 	if len(res.Candidates) == 0 {

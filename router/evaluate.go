@@ -212,7 +212,8 @@ type Metrics struct {
 	// candidates are shown flagged as low confidence.
 	LowRate float64 `json:"low_rate"`
 	// ReadsAsWrites is the share of labelled read requests taken as a
-	// write: a write verb, or a write ranked first.
+	// write: a write verb where the catalog has writes (which ask refuses
+	// on a read-only server that hides them), or a write ranked first.
 	ReadsAsWrites float64 `json:"reads_as_writes"`
 	LatencyP50us  float64 `json:"latency_p50_us"`
 	LatencyP99us  float64 `json:"latency_p99_us"`
@@ -250,7 +251,8 @@ type qres struct {
 	decision Decision
 	lat      time.Duration
 	// goldRead: every label is a read operation. writeRouted: the query
-	// was taken as a write (its verb) or its top candidate is one.
+	// was taken as a write (its verb, in a catalog that has writes) or its
+	// top candidate is one.
 	goldRead, writeRouted bool
 	// runDeletes: the decision is to run an operation that destroys.
 	runDeletes bool
@@ -281,6 +283,7 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 		label = func(op *operations.Operation) string { return op.ID }
 	}
 	t.ops += r.Len()
+	hasWrites := slices.ContainsFunc(r.ops, func(op *operations.Operation) bool { return op.Kind.IsWrite() })
 	for i := range queries {
 		q := &queries[i]
 		t0 := time.Now()
@@ -299,7 +302,7 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 					x.goldRead = false
 				}
 			}
-			x.writeRouted = out.Verb.IsWrite() || len(out.Candidates) > 0 && out.Candidates[0].Op.Kind.IsWrite()
+			x.writeRouted = out.Verb.IsWrite() && hasWrites || len(out.Candidates) > 0 && out.Candidates[0].Op.Kind.IsWrite()
 		}
 		t.res = append(t.res, x)
 	}
