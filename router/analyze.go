@@ -80,8 +80,9 @@ func callerNamed(words []string, i int) bool {
 // words after "a specific (single, particular, individual)" ("find a
 // specific call broadcast"), and the singular words before "by (its) id"
 // ("returns Block based on ID", "get a language by its id"), each run up
-// to a stop word or three words (before "by", to a verb or a plural too). The words between "by" and "id"
-// are designated too ("by contact id").
+// to a stop word or three words (before "by", to a verb or a plural
+// too). The words between "by" and "id" are designated too ("by contact
+// id").
 func designation(words []string) uint64 {
 	var bits uint64
 	mark := func(from, step int) {

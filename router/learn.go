@@ -31,8 +31,8 @@ type LearnOptions struct {
 	// linear re-ranker).
 	Hidden int
 	// PoolBlind keeps the weights of the features that compare a
-	// candidate with the rest of its pool (coverage_gap ... depth_gap) at
-	// zero: the weights then read each candidate on its own.
+	// candidate with the rest of its pool (coverage_gap ... method_rel)
+	// at zero: the weights then read each candidate on its own.
 	PoolBlind bool
 }
 

@@ -247,10 +247,10 @@ func (r *Router) features(q *queryShape, groups []group, d uint32, total float32
 			x[featCollectionOne] = 1
 		}
 	}
-	if sc := ix.scope[d]; sc != scopeNone {
+	if scope := ix.scope[d]; scope != scopeNone {
 		for i := range groups {
 			if g := &groups[i]; g.designated && ix.itemTerms.hasAny(d, g.res[:g.nres]) {
-				if sc == scopeItem {
+				if scope == scopeItem {
 					x[featItemDesignated] = 1
 				} else {
 					x[featCollectionDesignated] = 1
@@ -518,7 +518,8 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 }
 
 // poolRelative fills the features of a pool's candidates that compare
-// each with the others (featCoverageGap ... featDepthGap).
+// each with the others (firstPoolFeature ... lastPoolFeature); xs holds
+// the rows of the candidates that scored.
 func poolRelative(xs [][numFeatures]float32) {
 	if len(xs) == 0 {
 		return
