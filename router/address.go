@@ -26,14 +26,22 @@ type pathIndex struct {
 	ids   map[string]uint32 // literal segment → id (from 1)
 	// byStart holds the operations by their paths' number of segments
 	// and first segment: a path given is fitted to those that start as it
-	// does or with a parameter, and have its length.
+	// does or with a parameter, and have its length. Paths whose first
+	// one or two segments are literals (a base path: "/V1", "/api/v2")
+	// are held under the rest too (skip 1, 2), for a path given without
+	// its base.
 	byStart map[pathStart][]int32
 }
 
 type pathStart struct {
-	n     int
-	first uint32
+	skip, n int
+	first   uint32
 }
+
+// maxBaseSegments is the most leading literal segments of an
+// operation's path that a path given may leave out ("products/types" for
+// GET /V1/products/types).
+const maxBaseSegments = 2
 
 const (
 	paramSeg   uint32 = 0              // an operation's parameter
@@ -62,8 +70,12 @@ func buildPathIndex(ops []*operations.Operation) pathIndex {
 				px.segs = append(px.segs, id)
 			}
 		}
-		if segs := px.segs[px.start[d]:]; len(segs) > 0 {
-			k := pathStart{len(segs), segs[0]}
+		segs := px.segs[px.start[d]:]
+		for skip := 0; skip <= maxBaseSegments && skip < len(segs); skip++ {
+			if skip > 0 && segs[skip-1] == paramSeg {
+				break // a base path is literal
+			}
+			k := pathStart{skip, len(segs) - skip, segs[skip]}
 			px.byStart[k] = append(px.byStart[k], int32(d))
 		}
 	}
@@ -96,6 +108,10 @@ func (px *pathIndex) given(segs []string, out []uint32) []uint32 {
 type address struct {
 	method string   // upper-cased; "" when none is given
 	segs   []string // lower-cased; a placeholder ("{owner}", ":id") is "{"
+	// loose: two segments, not rooted, no method ("products/types"): a
+	// path only when the catalog's paths say every segment, since
+	// "golang/go" is a slug.
+	loose bool
 }
 
 // httpMethods are the methods a request may name before a path.
@@ -109,9 +125,10 @@ var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}
 const maxAddressWords = 3
 
 // parseAddress finds the HTTP path in intent: the first word with a slash
-// that starts with one, is a URL, follows a method, or has three segments
+// that starts with one, is a URL, follows a method, or has two segments
 // or more ("recipe/100/notes"). Two words joined by a slash ("golang/go",
-// "read/write") are a slug or a pair of words, not a path. A URL's scheme
+// "read/write") are loose: a slug or a pair of words, unless the
+// catalog's paths say both (lookupAddress decides). A URL's scheme
 // and host, and a query string, are dropped. A request of more than
 // maxAddressWords other words gives no address.
 func parseAddress(intent string) (address, bool) {
@@ -157,9 +174,10 @@ func parseAddress(intent string) (address, bool) {
 				a.segs = append(a.segs, seg)
 			}
 		}
-		if len(a.segs) == 0 || !rooted && a.method == "" && len(a.segs) < 3 {
+		if len(a.segs) == 0 || !rooted && a.method == "" && len(a.segs) < 2 {
 			return address{}, false
 		}
+		a.loose = !rooted && a.method == "" && len(a.segs) < 3
 		return a, true
 	}
 	return address{}, false
@@ -190,7 +208,11 @@ func fit(s, g []uint32) (literals int, ok bool) {
 // order. When no path fits the whole of the given one, the longest paths
 // that fit its end, two segments or more, do
 // ("/api/v3/repos/golang/go/issues" names GET
-// /repos/{owner}/{repo}/issues of an API served under /api/v3). A path
+// /repos/{owner}/{repo}/issues of an API served under /api/v3); when
+// none does either, the paths whose end it fits past a literal base of
+// up to maxBaseSegments ("products/types" names GET /V1/products/types).
+// A loose path ("golang/go") is an address only when the catalog's paths
+// say each of its segments. A path
 // that fits with no literal segment ("/{owner}/{repo}") is no answer.
 //
 // The decision is run when the request gives a method and exactly one
@@ -209,25 +231,22 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 	if !ok {
 		return Result{}, false
 	}
-	type match struct {
-		d        int
-		literals int
-	}
-	var matches []match
+	var matches []pathMatch
 	best := 0
 	// A suffix keeps two segments at least: "/v2/archive/issues" is not
 	// GET /issues.
 	given := r.paths.given(a.segs, make([]uint32, 0, 16))
+	if a.loose && slices.Contains(given, unknownSeg) {
+		return Result{}, false // "golang/go": a slug, not a path of this catalog
+	}
+	// The path as given; then without its base ("/api/v3/repos/...");
+	// then as the end of a path whose base it leaves out
+	// ("products/types" for GET /V1/products/types).
 	for skip := 0; skip == 0 || skip <= len(given)-2 && len(matches) == 0; skip++ {
-		g := given[skip:]
-		for _, first := range [2]uint32{g[0], paramSeg} {
-			for _, d := range r.paths.byStart[pathStart{len(g), first}] {
-				if n, ok := fit(r.paths.of(int(d)), g); ok && n > 0 {
-					matches = append(matches, match{int(d), n})
-					best = max(best, n)
-				}
-			}
-		}
+		matches, best = r.fitPaths(given[skip:], 0, matches, best)
+	}
+	for base := 1; base <= maxBaseSegments && len(matches) == 0; base++ {
+		matches, best = r.fitPaths(given, base, matches, best)
 	}
 	if len(matches) == 0 {
 		return Result{}, false
@@ -236,7 +255,7 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 	if method == "" {
 		method = "GET"
 	}
-	slices.SortStableFunc(matches, func(x, y match) int {
+	slices.SortStableFunc(matches, func(x, y pathMatch) int {
 		if x.literals != y.literals {
 			return y.literals - x.literals
 		}
@@ -285,6 +304,28 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 		res.Decision = DecisionChoose
 	}
 	return res, true
+}
+
+// pathMatch is an operation whose path fits a path given, and how many
+// of its literal segments the path given says.
+type pathMatch struct {
+	d        int
+	literals int
+}
+
+// fitPaths appends to matches the operations whose path, without its
+// first base segments, fits g with a literal said; best is the most
+// literals of any match.
+func (r *Router) fitPaths(g []uint32, base int, matches []pathMatch, best int) ([]pathMatch, int) {
+	for _, first := range [2]uint32{g[0], paramSeg} {
+		for _, d := range r.paths.byStart[pathStart{base, len(g), first}] {
+			if n, ok := fit(r.paths.of(int(d))[base:], g); ok && n > 0 {
+				matches = append(matches, pathMatch{int(d), n})
+				best = max(best, n)
+			}
+		}
+	}
+	return matches, best
 }
 
 // methodKind is the kind of operation an HTTP method implies ("" for

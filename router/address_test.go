@@ -50,9 +50,10 @@ func TestAnHTTPPathIsAnAddress(t *testing.T) {
 	if res.Decision != DecisionNoMatch || res.Verb != operations.KindDestructive || !slices.Equal(candidateIDs(res), []string{"code.gists.get_gists_gist_id"}) {
 		t.Errorf("DELETE on a read-only server: %v %s verb %q, want the gist's GET, no_match, destructive", candidateIDs(res), res.Decision, res.Verb)
 	}
-	// Not addresses: a slug, two words with a slash, a path that fits no
-	// operation, and prose that mentions a path.
-	for _, q := range []string{"star golang/go", "read/write access", "GET /nothing/here/at/all", "Deprecated: this lists issues, and /repos/{owner}/{repo}/issues lists them for one repository"} {
+	// Not addresses: a slug, alone or in a request, two words with a
+	// slash, a path that fits no operation, and prose that mentions a
+	// path.
+	for _, q := range []string{"golang/go", "star golang/go", "read/write access", "GET /nothing/here/at/all", "Deprecated: this lists issues, and /repos/{owner}/{repo}/issues lists them for one repository"} {
 		if _, ok := r.lookupAddress(q, Filter{}, 5); ok {
 			t.Errorf("%q was taken as an address", q)
 		}
@@ -65,15 +66,46 @@ func TestParseAddress(t *testing.T) {
 		"delete /gists/:id":                  {method: "DELETE", segs: []string{"gists", "{"}},
 		"https://api.example.com/v1/Users?x": {segs: []string{"v1", "users"}},
 		"recipe/100/notes":                   {segs: []string{"recipe", "100", "notes"}},
+		"golang/go":                          {segs: []string{"golang", "go"}, loose: true},
 	} {
 		got, ok := parseAddress(in)
-		if !ok || got.method != want.method || !slices.Equal(got.segs, want.segs) {
+		if !ok || got.method != want.method || !slices.Equal(got.segs, want.segs) || got.loose != want.loose {
 			t.Errorf("parseAddress(%q) = %+v %v, want %+v", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"golang/go", "https://example.com", "see the docs", "a b c d e f /x/y"} {
+	for _, in := range []string{"golang", "https://example.com", "see the docs", "a b c d e f /x/y"} {
 		if got, ok := parseAddress(in); ok {
 			t.Errorf("parseAddress(%q) = %+v, want none", in, got)
 		}
+	}
+}
+
+// A path given without the base path every operation's path starts with
+// ("products/types" over /V1/products/types) is the operation at the
+// rest; two segments without a slash before them are a path only when
+// the catalog's paths say both.
+func TestAnAddressWithoutItsBasePath(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("shop.products.get_v1_products_types", "GET", "Lists the product types.", "/V1/products/types", operations.KindRead),
+		httpOp("shop.products.post_v1_products_tier_prices", "POST", "Adds tier prices.", "/V1/products/tier-prices", operations.KindWrite),
+		httpOp("shop.products.get_v1_products_sku", "GET", "Gets a product.", "/V1/products/{sku}", operations.KindRead),
+		httpOp("shop.carts.put_v1_carts_mine_order", "PUT", "Places the order of the caller's cart.", "/V1/carts/mine/order", operations.KindWrite),
+	}
+	r, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"addresses"}})
+	for q, want := range map[string]string{
+		"products/types":       "shop.products.get_v1_products_types",
+		"products/tier-prices": "shop.products.post_v1_products_tier_prices",
+		"carts/mine/order":     "shop.carts.put_v1_carts_mine_order",
+	} {
+		if got := candidateIDs(r.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
+			t.Errorf("%q with addresses off: %v; the test does not test the rule", q, got)
+		}
+	}
+	// A slug the paths do not say is no address.
+	if _, ok := r.lookupAddress("acme/widgets", Filter{}, 5); ok {
+		t.Error(`"acme/widgets" was taken as an address`)
 	}
 }

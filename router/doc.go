@@ -194,7 +194,11 @@
 //     the operations whose path it fits segment by segment (a parameter
 //     takes any value), the most literal segments said first, then the
 //     method given (GET when none), are the answer; a URL's base path is
-//     skipped when only the end fits (address.go; ablation "addresses").
+//     skipped when only the end fits, and a path given without the
+//     catalog's base path fits the rest ("products/types" for GET
+//     /V1/products/types; two segments with no slash before them are a
+//     path only when the catalog's paths say both, since "golang/go" is
+//     a slug) (address.go; ablation "addresses").
 //     It runs only when the method is given and one operation fits
 //     best. In longer prose a path is a reference ("deprecated, use
 //     /x/{id}"), left to the words.
