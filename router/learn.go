@@ -137,23 +137,20 @@ func Learn(p *Pools, o LearnOptions) Weights {
 			u[k] = rng.Float64() - 0.5
 		}
 	}
-	// blind zeroes the parameters of the pool features and their
-	// gradients, so that they stay zero.
-	blind := func(p []float64) {
-		if !o.PoolBlind {
-			return
-		}
-		for h := -1; h < H; h++ {
-			u := p
-			if h >= 0 {
-				u = p[F+h*stride:]
-			}
-			for k := firstPoolFeature; k <= lastPoolFeature; k++ {
-				u[k] = 0
+	// blind holds the parameters that read a pool feature, in the linear
+	// term and in each unit: they and their gradients are kept at zero.
+	var blind []int
+	if o.PoolBlind {
+		for k := firstPoolFeature; k <= lastPoolFeature; k++ {
+			blind = append(blind, k)
+			for h := range H {
+				blind = append(blind, F+h*stride+k)
 			}
 		}
 	}
-	blind(theta)
+	for _, i := range blind {
+		theta[i] = 0
+	}
 	m := make([]float64, len(theta))
 	v := make([]float64, len(theta))
 	grad := make([]float64, len(theta))
@@ -214,7 +211,9 @@ func Learn(p *Pools, o LearnOptions) Weights {
 				}
 			}
 		}
-		blind(grad)
+		for _, i := range blind {
+			grad[i] = 0
+		}
 		for k := range theta {
 			g := grad[k]/total + o.L2*theta[k]
 			m[k] = b1*m[k] + (1-b1)*g

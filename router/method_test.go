@@ -385,6 +385,22 @@ func httpOp(id, method, desc, path string, kind operations.Kind) *operations.Ope
 		HTTP: &operations.HTTPBinding{Method: method, Path: path}}
 }
 
+// leadsOnlyWith checks that each request of cases leads with its
+// operation over ops, and does not with the rule switched off: without
+// that, the test would not show what the rule does.
+func leadsOnlyWith(t *testing.T, ops []*operations.Operation, rule string, cases map[string]string) {
+	t.Helper()
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{rule}})
+	for q, want := range cases {
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
+			t.Errorf("%q with %s off still leads with %s: the test does not test the rule", q, rule, want)
+		}
+	}
+}
+
 func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 	ops := []*operations.Operation{
 		httpOp("care.patient.put_patient", "PUT", "Create a new patient or update an existing patient", "/patient", operations.KindWrite),
@@ -641,20 +657,12 @@ func TestABareSingularPathIsTheCaller(t *testing.T) {
 		httpOp("code.users.get_users_username", "GET", "Gets a user.", "/users/{username}", operations.KindRead),
 		httpOp("code.users.get_user", "GET", "Gets the authenticated user.", "/user", operations.KindRead),
 	}
-	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"caller-paths"}})
-	for q, want := range map[string]string{
+	leadsOnlyWith(t, ops, "caller-paths", map[string]string{
 		"which organizations am I in":                   "code.orgs.get_user_orgs",
 		"List organizations for the authenticated user": "code.orgs.get_user_orgs",
 		"my ssh keys":              "code.keys.get_user_keys",
 		"show the ssh keys I have": "code.keys.get_user_keys",
-	} {
-		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
-			t.Errorf("%q: %v, want %s first", q, got, want)
-		}
-		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
-			t.Errorf("%q with caller-paths off still leads with %s: the test does not test the rule", q, want)
-		}
-	}
+	})
 	// "The authenticated user" is the caller in the third person.
 	phraseOff := New(ops, Options{Ablate: []string{"caller-phrases"}})
 	q := "List organizations for the authenticated user"
@@ -685,15 +693,7 @@ func TestShellWordsMeetFilesystemTools(t *testing.T) {
 		{ID: "files.read_text_file", Description: "Read the complete contents of a file as text."},
 		{ID: "files.move_file", Description: "Move or rename files and directories."},
 	}
-	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"synonyms"}})
-	for q, want := range map[string]string{
+	leadsOnlyWith(t, ops, "synonyms", map[string]string{
 		"mkdir -p src/components": "files.create_directory",
-	} {
-		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
-			t.Errorf("%q: %v, want %s first", q, got, want)
-		}
-		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
-			t.Errorf("%q with synonyms off still leads with %s: the test does not test the table", q, want)
-		}
-	}
+	})
 }

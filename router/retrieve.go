@@ -860,13 +860,5 @@ func (r *Router) scopeRes(groups []group, qverb verbClass, buf *[3][]uint32) {
 func (b *booster) scopeAgrees(d uint32) bool {
 	ix := b.r.idx
 	res := b.scopeRes[ix.scope[d]]
-	if len(res) == 0 {
-		return false
-	}
-	for _, t := range ix.itemTerms.of(d) {
-		if slices.Contains(res, t) {
-			return true
-		}
-	}
-	return false
+	return len(res) > 0 && ix.itemTerms.hasAny(d, res)
 }
