@@ -30,6 +30,10 @@ type LearnOptions struct {
 	// Hidden is the number of tanh units added to the linear term (0: a
 	// linear re-ranker).
 	Hidden int
+	// Seed picks the hidden units' starting weights (0: the shipped
+	// fit's). Fits that differ only in Seed measure how much of a
+	// change between two fits is the fit's own noise.
+	Seed uint64
 	// PoolBlind keeps the weights of the features that compare a
 	// candidate with the rest of its pool (coverage_gap ... method_rel)
 	// at zero: the weights then read each candidate on its own.
@@ -130,7 +134,7 @@ func Learn(p *Pools, o LearnOptions) Weights {
 	stride := F + 2
 	theta := make([]float64, F+H*stride)
 	theta[featLogScore] = 1 // start from the lexical ranking
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := rand.New(rand.NewPCG(1+2*o.Seed, 2+2*o.Seed))
 	for h := range H {
 		u := theta[F+h*stride:]
 		for k := range F {

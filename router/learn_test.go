@@ -54,6 +54,9 @@ func TestLearnIsDeterministicAndItsFileLoads(t *testing.T) {
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two fits on the same pools differ")
 	}
+	if c := Learn(p, LearnOptions{Hidden: 3, Epochs: 50, Seed: 1}); reflect.DeepEqual(a.Hidden, c.Hidden) {
+		t.Fatal("a fit from another seed starts its units where the first did")
+	}
 	raw, err := json.Marshal(a)
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,10 @@
 package apicorpus
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,4 +35,47 @@ func TestDebugCase(t *testing.T) {
 			fmt.Printf("   %-60s %6.2f conf %.2f %v %v\n", c.Op.ID, c.Score, c.Confidence, c.Matched, c.Fields)
 		}
 	}
+}
+
+// TestDebugRunChanges lists, over the split APICORPUS_SPLIT of the package
+// in APICORPUS_DIR, every request whose run decision the ablation
+// APICORPUS_ABLATE changes, and whether the run it removes (or adds) was
+// right: how a rule of the run gate is judged before it is kept.
+func TestDebugRunChanges(t *testing.T) {
+	dir, split, ablate := os.Getenv("APICORPUS_DIR"), os.Getenv("APICORPUS_SPLIT"), os.Getenv("APICORPUS_ABLATE")
+	if dir == "" || ablate == "" {
+		t.Skip("APICORPUS_DIR and APICORPUS_ABLATE not set")
+	}
+	apis, err := List(dir, cmp.Or(split, SplitTune))
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	for _, a := range apis {
+		c, err := Load(a)
+		if err != nil || len(c.Queries) == 0 {
+			continue
+		}
+		on := router.New(c.Ops, router.Options{})
+		off := router.New(c.Ops, router.Options{Ablate: strings.Split(ablate, ",")})
+		for _, q := range c.Queries {
+			withRule, without := on.Search(q.Text, router.Filter{}, 5), off.Search(q.Text, router.Filter{}, 5)
+			ranWith, ranWithout := withRule.Decision == router.DecisionRun, without.Decision == router.DecisionRun
+			if ranWith == ranWithout {
+				continue
+			}
+			res, what := without, "removed"
+			if ranWith {
+				res, what = withRule, "added"
+			}
+			if slices.Contains(q.Labels, res.Candidates[0].Op.ID) {
+				what += " right"
+			} else {
+				what += " wrong"
+			}
+			counts[what]++
+			fmt.Printf("%s\t%s\t%q\twant %s\tran %s\n", what, a.Name, q.Text, q.Labels[0], res.Candidates[0].Op.ID)
+		}
+	}
+	fmt.Printf("runs %v\n", counts)
 }
