@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/tokens"
@@ -351,16 +353,19 @@ type tokenCounter struct {
 
 // upTo counts the tokens of text, stopping once they are more than max.
 // It returns the count, or at least max+1 when it stopped, and whether
-// that is over max.
+// that is over max. The count is never below the tokenizer's count of the
+// whole text.
 //
 // The text goes to the tokenizer in chunks (see chunkEnd). A chunk that
-// ends where the pre-tokenizer splits anyway adds exactly what it would
-// have in the whole, so the count of JSON and prose is exact; a chunk cut
-// inside a long run of one kind of character (padding, a word of hundreds
-// of letters, unspaced CJK) counts a token or so more than the whole
-// would, which can only make a cut a little shorter. Reporting over, it
-// has handed the tokenizer at most about max+1 tokens of text, and never
-// more than maxBytesPerToken bytes for each.
+// ends where the o200k pre-tokenizer starts a new piece whatever follows
+// adds exactly what it would have in the whole, so the count of JSON and
+// prose is exact. A chunk cut inside a long run with no such place
+// (padding, a word of hundreds of letters, a run of brackets) can count a
+// few tokens fewer than the whole would, since BPE on the two halves of a
+// piece may merge differently: each such cut adds cutRunMargin, which
+// can only make a cut a little shorter. Reporting over, it has handed the
+// tokenizer at most about max+1 tokens of text, and never more than
+// maxBytesPerToken bytes for each.
 func (c *tokenCounter) upTo(text []byte, max int) (int, bool, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, false, err
@@ -370,12 +375,15 @@ func (c *tokenCounter) upTo(text []byte, max int) (int, bool, error) {
 	}
 	total := 0
 	for off := 0; off < len(text); {
-		end := chunkEnd(text, off)
+		end, inRun := chunkEnd(text, off)
 		n, err := c.count(string(text[off:end]))
 		if err != nil {
 			return 0, false, err
 		}
 		total += n
+		if inRun {
+			total += cutRunMargin
+		}
 		if total > max {
 			return total, true, nil
 		}
@@ -390,60 +398,107 @@ func (c *tokenCounter) upTo(text []byte, max int) (int, bool, error) {
 	return total, false, nil
 }
 
-// chunkEnd returns where the chunk of text starting at off ends: at the
-// last place within countChunkBytes where the o200k pre-tokenizer splits
-// anyway (between a letter or digit and following punctuation, or a single
-// space before a word), so the sum of chunk counts is close to the whole's.
-// A run of maxRunBytes with no such place (spaces, one long word) ends the
-// chunk at a character boundary: the tokenizer's work on one piece grows
-// with the square of its length.
-func chunkEnd(text []byte, off int) int {
+// cutRunMargin is what a chunk cut inside a run adds to the count, on top
+// of its own tokens. BPE gives no bound on how much fewer tokens the two
+// halves of a piece can take than the piece: splitting random runs of
+// slashes and newlines, brackets and quotes, letters and whitespace at
+// random (400,000 splits) took at most 3 fewer, so the margin is one more
+// than that.
+const cutRunMargin = 4
+
+// chunkEnd returns where the chunk of text starting at off ends, and
+// whether it ends inside a run: at the last place within countChunkBytes
+// where the o200k pre-tokenizer starts a new piece whatever follows (see
+// startsPiece), so the sum of chunk counts is the whole's. A run of
+// maxRunBytes with no such place (spaces, one long word) ends the chunk at
+// a character boundary inside the run: the tokenizer's work on one piece
+// grows with the square of its length.
+func chunkEnd(text []byte, off int) (end int, inRun bool) {
 	limit := min(len(text), off+countChunkBytes)
 	last, run := -1, off
 	for p := off + 1; p < limit; p++ {
-		if splitsBefore(text, p) {
+		if startsPiece(text, p) {
 			last, run = p, p
 			continue
 		}
 		if p-run >= maxRunBytes {
-			return charBoundary(text, off, p)
+			return charBoundary(text, off, p), true
 		}
 	}
 	if limit == len(text) {
-		return limit
+		return limit, false
 	}
 	if last > off {
-		return last
+		return last, false
 	}
-	return charBoundary(text, off, limit)
+	return charBoundary(text, off, limit), true
 }
 
-// splitsBefore reports whether the o200k pre-tokenizer starts a new piece
-// at text[p] whatever follows: after a letter or digit, at punctuation
-// (but an apostrophe, which may start a contraction) or at a single space
-// before a letter or digit.
-func splitsBefore(text []byte, p int) bool {
-	if !isASCIIAlnum(text[p-1]) {
+// startsPiece reports whether the o200k pre-tokenizer starts a new piece at
+// text[p] whatever follows, and ends the one before it without looking
+// past p:
+//   - after a letter, mark or digit, at anything else but an apostrophe
+//     (which may start a contraction): letter and digit pieces hold only
+//     their own class;
+//   - after a lower-case letter, at an upper-case one (camelCase);
+//   - after punctuation, at a space or tab: a punctuation piece takes only
+//     newlines and slashes after it.
+//
+// Inside a run of whitespace, of punctuation or of one case of letters,
+// where the pieces end depends on what follows, it reports false.
+func startsPiece(text []byte, p int) bool {
+	c := text[p]
+	if !utf8.RuneStart(c) {
 		return false
 	}
-	c := text[p]
-	if c == ' ' {
-		return p+1 < len(text) && isASCIIAlnum(text[p+1])
+	before, after := lastRune(text, p), firstRune(text, p)
+	switch {
+	case isWordRune(before):
+		if isWordRune(after) {
+			return unicode.IsLower(before) && (unicode.IsUpper(after) || unicode.IsTitle(after))
+		}
+		return after != '\''
+	case unicode.IsSpace(before):
+		return false
+	default: // punctuation and symbols
+		return after == ' ' || after == '\t'
 	}
-	return c < 0x80 && c > ' ' && c != '\'' && !isASCIIAlnum(c)
+}
+
+// lastRune returns the character that ends text[:p], and firstRune the one
+// that starts text[p:]; ASCII without decoding.
+func lastRune(text []byte, p int) rune {
+	if c := text[p-1]; c < utf8.RuneSelf {
+		return rune(c)
+	}
+	r, _ := utf8.DecodeLastRune(text[:p])
+	return r
+}
+
+func firstRune(text []byte, p int) rune {
+	if c := text[p]; c < utf8.RuneSelf {
+		return rune(c)
+	}
+	r, _ := utf8.DecodeRune(text[p:])
+	return r
+}
+
+// isWordRune reports whether r is a letter, mark or digit: what the
+// pre-tokenizer's word and number pieces are made of.
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r)
 }
 
 // charBoundary moves p back, not below off+1, to the start of a UTF-8
 // character.
 func charBoundary(text []byte, off, p int) int {
-	for p > off+1 && text[p]&0xC0 == 0x80 {
+	for p > off+1 && !utf8.RuneStart(text[p]) {
 		p--
 	}
 	return p
-}
-
-func isASCIIAlnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // countO200K is the token count budgets are enforced in.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -111,33 +112,71 @@ func TestBudgetWorkDependsOnTheLimitNotTheSize(t *testing.T) {
 }
 
 // TestChunkedCountMatchesTheTokenizer: counting in chunks gives the
-// tokenizer's count of the whole for JSON and prose, and at most a token
-// more per chunk for runs it had to cut.
+// tokenizer's count of the whole for JSON and prose in any script, and
+// never less than it for runs it had to cut.
 func TestChunkedCountMatchesTheTokenizer(t *testing.T) {
 	c := &tokenCounter{ctx: context.Background(), count: countO200K}
 	texts := map[string]string{
 		// The tokenizer takes seconds on one call over longer runs.
-		"spaces": strings.Repeat(" ", 3000) + "x",
-		"cjk":    strings.Repeat("漢字仮名交じり文", 150),
-		"word":   strings.Repeat("abcdefgh", 400),
-		"pretty": strings.ReplaceAll(string(arrayResult(16<<10)), ",", ",\n    "),
-		"mixed":  strings.Repeat("ab c\n\t{}\"':,.é漢0123 456789  Ünïcödé, it's \\u00e9 \r\n", 800),
+		"spaces":   strings.Repeat(" ", 3000) + "x",
+		"cjk":      strings.Repeat("漢字仮名交じり文", 150),
+		"word":     strings.Repeat("abcdefgh", 400),
+		"newlines": strings.Repeat("/\n//\n\n", 400),
+		"pretty":   strings.ReplaceAll(string(arrayResult(16<<10)), ",", ",\n    "),
+		"tabbed":   strings.Repeat("{\"名前\":\t\"値\"}\t\u3000Ünïcödé\u3001Привет\n", 300),
+		"camel":    strings.Repeat("someFieldNameThatKeepsGoingWithoutAnySpaceAtAll", 100),
+		"mixed":    strings.Repeat("ab c\n\t{}\"':,.é漢0123 456789  Ünïcödé, it's \\u00e9 \r\n", 800),
 	}
+	exact := map[string]bool{"pretty": true, "tabbed": true, "camel": true, "mixed": true}
 	for _, shape := range resultShapes {
 		texts[shape.name] = string(shape.gen(16 << 10))
+		exact[shape.name] = true
 	}
 	for name, text := range texts {
 		want, err := countO200K(text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		chunks := 0
-		for off := 0; off < len(text); off = chunkEnd([]byte(text), off) {
+		chunks, inRuns := 0, 0
+		for off := 0; off < len(text); {
+			end, inRun := chunkEnd([]byte(text), off)
 			chunks++
+			if inRun {
+				inRuns++
+			}
+			off = end
+		}
+		if exact[name] && inRuns > 0 {
+			t.Errorf("%s: %d of %d chunks were cut inside a run; this text has a place to end one every few bytes", name, inRuns, chunks)
 		}
 		got, over, err := c.upTo([]byte(text), 1<<30)
-		if err != nil || over || got < want || got > want+chunks {
-			t.Errorf("%s: chunked count %d (over %v, err %v); the tokenizer counts %d in one call; %d chunks", name, got, over, err, want, chunks)
+		if err != nil || over || got < want || got > want+inRuns*(cutRunMargin+3) {
+			t.Errorf("%s: chunked count %d (over %v, err %v); the tokenizer counts %d in one call; %d chunks, %d cut inside a run", name, got, over, err, want, chunks, inRuns)
+		}
+	}
+}
+
+// TestChunksCutInsideRunsNeverUndercount: texts made of runs the counter
+// has to cut (whitespace and newlines, slashes, brackets and quotes, long
+// words) are never counted below the tokenizer's count of the whole, which
+// is what keeps a cut result within its limit.
+func TestChunksCutInsideRunsNeverUndercount(t *testing.T) {
+	c := &tokenCounter{ctx: context.Background(), count: countO200K}
+	alphabets := []string{" \t\n", "\n\r", "/\n", "/\r\n", "]}\",\"", "\\\"", "\t\u3000\u00a0\n", "abAB", "aeiou", "一丁漢字", "x\u0301 "}
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 300 {
+		al := []rune(alphabets[i%len(alphabets)])
+		b := make([]rune, 300+r.IntN(1500))
+		for j := range b {
+			b[j] = al[r.IntN(len(al))]
+		}
+		text := string(b)
+		want, err := countO200K(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _, err := c.upTo([]byte(text), 1<<30); err != nil || got < want {
+			t.Fatalf("chunked count %d (err %v) is below the tokenizer's %d for %q", got, err, want, text)
 		}
 	}
 }
