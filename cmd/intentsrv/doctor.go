@@ -213,8 +213,9 @@ func checkUpstreams(ctx context.Context, env *doctorEnv) []finding {
 }
 
 // checkKinds lists every operation served as a lower kind than its HTTP
-// method implies (a DELETE as a read): only the operator's overlay can do
-// that, and each such override is a decision someone should see.
+// method and name imply (a DELETE as a read, a POST DeleteBucket as a
+// write; see openapi.KindFloor): only the operator's overlay can do that,
+// and each such override is a decision someone should see.
 func checkKinds(_ context.Context, env *doctorEnv) []finding {
 	if env.srv == nil {
 		return skipped()
@@ -229,13 +230,17 @@ func checkKinds(_ context.Context, env *doctorEnv) []finding {
 			}
 			continue
 		}
-		floor := openapi.MethodKind(op.HTTP.Method)
+		floor := openapi.KindFloor(op.HTTP.Method, op.ID[strings.LastIndexByte(op.ID, '.')+1:], op.HTTP.Path, op.Summary)
 		if _, lowered := operations.Declared(floor, op.Kind); lowered {
-			out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%s: %s %s is served as %s by an operator overlay; its method implies %s", op.ID, op.HTTP.Method, op.HTTP.Path, op.Kind, floor)})
+			why := "its method implies"
+			if floor != openapi.MethodKind(op.HTTP.Method) {
+				why = "it is named for a removal, which makes it"
+			}
+			out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%s: %s %s is served as %s by an operator overlay; %s %s", op.ID, op.HTTP.Method, op.HTTP.Path, op.Kind, why, floor)})
 		}
 	}
 	if len(out) == 0 {
-		return []finding{{Status: statusOK, Detail: "no operation is served as a lower kind than its HTTP method or upstream annotations imply"}}
+		return []finding{{Status: statusOK, Detail: "no operation is served as a lower kind than its HTTP method and name or upstream annotations imply"}}
 	}
 	return out
 }

@@ -162,6 +162,28 @@ func TestDoctorListsKindOverrides(t *testing.T) {
 	if !strings.Contains(out, "warn  kinds") || !strings.Contains(out, "tracker.projects.delete: DELETE") || !strings.Contains(out, "served as read") {
 		t.Fatalf("a DELETE served as a read should be listed:\n%s", out)
 	}
+	// A POST named for a removal is destructive; served as a plain write,
+	// it is an override too, and doctor says why.
+	dir := t.TempDir()
+	rpc := writeFile(t, dir, "store.yaml", `openapi: 3.0.3
+info: {title: store, version: "1"}
+servers: [{url: "https://store.example"}]
+paths:
+  /:
+    post:
+      operationId: DeleteBucket
+      summary: Deletes a bucket
+      responses: {"200": {description: ok}}
+`)
+	ov = writeFile(t, dir, "write.overlay.yaml", "rules:\n  - match: store.api.delete_bucket\n    kind: write\n")
+	_, out, _ = runIntentsrv(t, "doctor", "--openapi", "store="+rpc, "--openapi-cache", "off")
+	if !strings.Contains(out, "ok    kinds") {
+		t.Fatalf("no override, no warning:\n%s", out)
+	}
+	_, out, _ = runIntentsrv(t, "doctor", "--openapi", "store="+rpc, "--openapi-cache", "off", "--overlay", ov)
+	if !strings.Contains(out, "store.api.delete_bucket: POST / is served as write by an operator overlay; it is named for a removal, which makes it destructive") {
+		t.Fatalf("a POST DeleteBucket served as a write should be listed:\n%s", out)
+	}
 }
 
 // TestDoctorListsTextPolicyRefusals: an operation refused because a

@@ -218,19 +218,6 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 		}
 	}
 	op.Deprecated, _ = boolean(raw, "deprecated")
-	op.Kind = MethodKind(op.Method)
-	if k, ok := raw["x-intentsrv-kind"].(string); ok {
-		if kind := operations.Kind(strings.ToLower(k)); kind.Valid() {
-			// The spec's author is not the operator: the extension may
-			// raise the method's kind, never lower it.
-			var lowered bool
-			if op.Kind, lowered = operations.Declared(op.Kind, kind); lowered {
-				p.warn("%s %s: x-intentsrv-kind %q ignored: a spec cannot make a %s %s; an operator overlay can (kind: %s)", op.Method, path, k, op.Method, kind, kind)
-			}
-		} else {
-			p.warn("%s %s: x-intentsrv-kind %q is not read, write or destructive", op.Method, path, k)
-		}
-	}
 	switch op.Method {
 	case "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE":
 		op.Idempotent = true
@@ -415,6 +402,7 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 
 	id := str(raw, "operationId")
 	ns, nm := p.idParts(id, op.Method, path, op.Tags)
+	p.setKind(&op, raw, nm)
 	return op, [2]string{ns, nm}, nil
 }
 
@@ -706,8 +694,7 @@ func (p *parser) okResponse(raw map[string]any) (int, any, any) {
 }
 
 // MethodKind is the kind an HTTP method implies: GET, HEAD, OPTIONS and
-// TRACE read, DELETE destroys, anything else writes. A spec may raise it
-// (x-intentsrv-kind) but never lower it; only an operator's overlay may.
+// TRACE read, DELETE destroys, anything else writes.
 func MethodKind(method string) operations.Kind {
 	switch method {
 	case "GET", "HEAD", "OPTIONS", "TRACE":
@@ -716,6 +703,99 @@ func MethodKind(method string) operations.Kind {
 		return operations.KindDestructive
 	}
 	return operations.KindWrite
+}
+
+// KindFloor is the least kind an operation is served as unless the
+// operator's overlay says otherwise: its method's (MethodKind), raised to
+// destructive when the operation is named for a removal. name is the
+// operation's name as an id segment ("delete_bucket"), and the evidence
+// is its first word, the first word of the path's last literal segment
+// (".../actions/delete", "/v1/{name}:purge") or the summary's first word
+// ("Deletes the task file"). RPC-style APIs remove with POST (every AWS
+// operation is a POST), and a removal served as a plain write would run
+// without the preview a destructive operation gets. Raising is the safe
+// error: a call that removes nothing previews once more than it needed.
+// A spec may raise the floor further (x-intentsrv-kind) but not lower it;
+// only an operator's overlay may.
+func KindFloor(method, name, path, summary string) operations.Kind {
+	kind := MethodKind(method)
+	if kind == operations.KindDestructive {
+		return kind
+	}
+	if removal(firstWord(strings.Split(name, "_"))) || removal(firstWord(strings.Split(segment(lastLiteral(path)), "_"))) ||
+		removal(firstWord(strings.FieldsFunc(strings.ToLower(summary), func(r rune) bool { return !unicode.IsLetter(r) }))) {
+		return operations.KindDestructive
+	}
+	return kind
+}
+
+// removalWords are the verbs that name a removal, as an operation's name
+// or summary starts with them.
+var removalWords = map[string]bool{
+	"delete": true, "deletes": true, "remove": true, "removes": true,
+	"destroy": true, "destroys": true, "purge": true, "purges": true,
+	"erase": true, "erases": true, "terminate": true, "terminates": true,
+	"wipe": true, "wipes": true,
+}
+
+func removal(word string) bool { return removalWords[word] }
+
+// firstWord returns the first of words that says the action, after any
+// that only say how many it acts on ("batch_delete", "bulk_remove").
+func firstWord(words []string) string {
+	for _, w := range words {
+		switch w {
+		case "", "batch", "bulk", "mass":
+			continue
+		}
+		return w
+	}
+	return ""
+}
+
+// lastLiteral returns the path's last segment when it is not a
+// parameter, the custom method after a parameter's colon ("{name}:purge"),
+// or the action a fragment or query names ("/#X-Amz-Target=S3.DeleteBucket",
+// "/?Action=DeleteBucket", as AWS's descriptions write RPC operations);
+// otherwise "".
+func lastLiteral(path string) string {
+	seg := path[strings.LastIndexByte(path, '/')+1:]
+	if i := strings.LastIndexByte(seg, ':'); i >= 0 {
+		seg = seg[i+1:]
+	}
+	if strings.ContainsAny(seg, "#?") {
+		seg = seg[strings.LastIndexAny(seg, "=")+1:]
+		seg = seg[strings.LastIndexByte(seg, '.')+1:]
+	}
+	if strings.ContainsAny(seg, "{}") {
+		return ""
+	}
+	return seg
+}
+
+// setKind sets op's kind: KindFloor, raised by the spec's
+// x-intentsrv-kind extension if it asks for more. The spec's author is
+// not the operator, so a lower kind is ignored with a warning.
+func (p *parser) setKind(op *Op, raw map[string]any, name string) {
+	floor := KindFloor(op.Method, name, op.Path, op.Summary)
+	op.Kind = floor
+	k, ok := raw["x-intentsrv-kind"].(string)
+	if !ok {
+		return
+	}
+	kind := operations.Kind(strings.ToLower(k))
+	if !kind.Valid() {
+		p.warn("%s %s: x-intentsrv-kind %q is not read, write or destructive", op.Method, op.Path, k)
+		return
+	}
+	var lowered bool
+	if op.Kind, lowered = operations.Declared(floor, kind); lowered {
+		why := "a spec cannot make a " + op.Method + " " + string(kind)
+		if floor != MethodKind(op.Method) {
+			why = "the operation is named for a removal, and a spec cannot make it " + string(kind)
+		}
+		p.warn("%s %s: x-intentsrv-kind %q ignored: %s; an operator overlay can (kind: %s)", op.Method, op.Path, k, why, kind)
+	}
 }
 
 func securityList(l []any) []SecurityRequirement {
