@@ -23,3 +23,17 @@ func TestDeclaredNeverLowers(t *testing.T) {
 		}
 	}
 }
+
+func TestNamesRemoval(t *testing.T) {
+	for text, want := range map[string]bool{
+		"DeleteBucket": true, "delete_bucket": true, "deleteBucket": true, "BatchDeleteItems": true,
+		"bulk-remove-members": true, "Deletes the specified Task file.": true, "PURGE": true,
+		"terminatejob":  false, // one word that is not a verb alone
+		"Deleted items": false, "listDeletedItems": false, "get_delete_status": false,
+		"CreateBucket": false, "": false, "  ": false, "Remover": false, "removal": false,
+	} {
+		if got := NamesRemoval(text); got != want {
+			t.Errorf("NamesRemoval(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

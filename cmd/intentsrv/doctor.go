@@ -225,7 +225,7 @@ func checkKinds(_ context.Context, env *doctorEnv) []finding {
 		if op.HTTP == nil {
 			if f := env.src.fleet; f != nil {
 				if declared, ok := f.Declared(op.ID); ok && mcpsrc.Lowered(declared, op.Kind) {
-					out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%s: served as %s by an operator overlay; its upstream's annotations declare %s", op.ID, op.Kind, declared)})
+					out = append(out, finding{Status: statusWarn, Detail: fmt.Sprintf("%s: served as %s by an operator overlay; its upstream's annotations and name imply %s", op.ID, op.Kind, declared)})
 				}
 			}
 			continue

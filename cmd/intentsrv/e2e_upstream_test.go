@@ -288,7 +288,7 @@ func TestYAMLUpstreamWithFiltersAndOverlay(t *testing.T) {
 	if !strings.Contains(out, fmt.Sprintf("notes (stdio): started and listed %d tools", testupstream.Tools)) || !strings.Contains(out, fmt.Sprintf("%d operations under n.*", testupstream.Tools-2)) {
 		t.Fatalf("doctor upstream line missing:\n%s", out)
 	}
-	if !strings.Contains(out, "n.wipe: served as write by an operator overlay; its upstream's annotations declare destructive") {
+	if !strings.Contains(out, "n.wipe: served as write by an operator overlay; its upstream's annotations and name imply destructive") {
 		t.Fatalf("doctor should list the lowered kind:\n%s", out)
 	}
 }

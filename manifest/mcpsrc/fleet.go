@@ -66,7 +66,7 @@ type Fleet struct {
 
 	mu         sync.Mutex
 	registered map[string][]string        // server name -> its operation ids
-	declared   map[string]operations.Kind // operation id -> kind its annotations declare
+	declared   map[string]operations.Kind // operation id -> kind its annotations and name imply (ToolKind)
 	cached     map[string]bool            // servers first served from the cache
 	unloaded   map[string]bool            // disabled servers that Unload stopped
 	closed     bool                       // Close was called: Load refuses
@@ -237,8 +237,8 @@ func (f *Fleet) index(c *conn, tools []mcp.Tool, save bool) {
 	}
 }
 
-// Declared returns the kind the upstream's annotations declare for the
-// operation id, and whether id is an upstream operation. Doctor compares it
+// Declared returns the kind the upstream's annotations and the tool's name
+// imply for the operation id (ToolKind), and whether id is an upstream operation. Doctor compares it
 // with the served kind to list overlays that lowered it.
 func (f *Fleet) Declared(id string) (operations.Kind, bool) {
 	f.mu.Lock()

@@ -30,9 +30,23 @@ func Kind(a mcp.ToolAnnotation) operations.Kind {
 	return operations.KindDestructive
 }
 
+// ToolKind is the kind a tool is served as unless the operator's overlay
+// says otherwise: what its annotations declare (Kind), raised to
+// destructive when its name or the first sentence of its description
+// names a removal ("delete_entities", "Removes a file"; see
+// operations.NamesRemoval). Annotations are hints from a server the
+// operator does not control, and a removal served as a write would run
+// without a preview.
+func ToolKind(a mcp.ToolAnnotation, name, summary string) operations.Kind {
+	if operations.NamesRemoval(name) || operations.NamesRemoval(summary) {
+		return operations.KindDestructive
+	}
+	return Kind(a)
+}
+
 // Lowered reports whether serving an operation as served is lower than the
-// kind its upstream tool's annotations declare: a change only the
-// operator's overlay can make, which doctor lists.
+// kind its upstream tool's annotations and name imply (ToolKind): a change
+// only the operator's overlay can make, which doctor lists.
 func Lowered(declared, served operations.Kind) bool {
 	_, lowered := operations.Declared(declared, served)
 	return lowered

@@ -31,3 +31,26 @@ func TestKindFromAnnotations(t *testing.T) {
 		t.Error("Lowered must report a served kind below the declared one, and only that")
 	}
 }
+
+// A tool named for a removal is destructive whatever its annotations
+// claim; other tools keep what their annotations declare.
+func TestToolKindRaisesRemovals(t *testing.T) {
+	yes, no := true, false
+	readOnly, notDestructive := mcp.ToolAnnotation{ReadOnlyHint: &yes}, mcp.ToolAnnotation{DestructiveHint: &no}
+	for _, c := range []struct {
+		a             mcp.ToolAnnotation
+		name, summary string
+		want          operations.Kind
+	}{
+		{notDestructive, "delete_entities", "Delete multiple entities", operations.KindDestructive},
+		{readOnly, "removeFile", "", operations.KindDestructive},
+		{notDestructive, "fs_op", "Removes a file or a directory", operations.KindDestructive},
+		{readOnly, "read_file", "Read a file", operations.KindRead},
+		{readOnly, "list_deleted_items", "Deleted items, newest first", operations.KindRead},
+		{notDestructive, "write_file", "Write a file", operations.KindWrite},
+	} {
+		if got := ToolKind(c.a, c.name, c.summary); got != c.want {
+			t.Errorf("ToolKind(%s, %q): %s, want %s", c.name, c.summary, got, c.want)
+		}
+	}
+}

@@ -16,8 +16,8 @@ import (
 type Caller func(ctx context.Context, op, tool string, args json.RawMessage) (json.RawMessage, error)
 
 // Built is an operation made from an upstream tool, with the kind its
-// annotations declare (which an overlay may have changed on the operation
-// since).
+// annotations and name imply (see ToolKind; an overlay may have changed the
+// operation's since).
 type Built struct {
 	Op       operations.Operation
 	Tool     string
@@ -28,7 +28,7 @@ type Built struct {
 // <namespace>.<tool>, with call running them. Descriptions and titles are
 // sanitised and capped as OpenAPI text is; the input schema is kept (an
 // object schema; a tool with none gets an empty object schema); the kind
-// comes from the annotations (see Kind). Collisions between normalised
+// comes from the annotations and the name (see ToolKind). Collisions between normalised
 // names are returned for the log.
 func Operations(srv Server, tools []mcp.Tool, call Caller) (built []Built, collisions []string) {
 	names := make([]string, len(tools))
@@ -39,9 +39,9 @@ func Operations(srv Server, tools []mcp.Tool, call Caller) (built []Built, colli
 	built = make([]Built, 0, len(tools))
 	for i, t := range tools {
 		id, tool := ids[i].ID, t.Name
-		kind := Kind(t.Annotations)
 		desc := sanitize.Description(t.Description)
 		summary := sanitize.Summary(firstSentence(desc))
+		kind := ToolKind(t.Annotations, tool, summary)
 		if summary == "" {
 			title := t.Title
 			if title == "" {

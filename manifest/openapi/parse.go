@@ -707,50 +707,23 @@ func MethodKind(method string) operations.Kind {
 
 // KindFloor is the least kind an operation is served as unless the
 // operator's overlay says otherwise: its method's (MethodKind), raised to
-// destructive when the operation is named for a removal. name is the
-// operation's name as an id segment ("delete_bucket"), and the evidence
-// is its first word, the first word of the path's last literal segment
-// (".../actions/delete", "/v1/{name}:purge") or the summary's first word
-// ("Deletes the task file"). RPC-style APIs remove with POST (every AWS
-// operation is a POST), and a removal served as a plain write would run
-// without the preview a destructive operation gets. Raising is the safe
-// error: a call that removes nothing previews once more than it needed.
-// A spec may raise the floor further (x-intentsrv-kind) but not lower it;
-// only an operator's overlay may.
+// destructive when the operation is named for a removal
+// (operations.NamesRemoval): its name as an id segment ("delete_bucket"),
+// its path's last literal segment (".../actions/delete",
+// "/v1/{name}:purge", "/#Action=DeleteSubnet") or its summary ("Deletes
+// the task file"). RPC-style APIs remove with POST, AWS's query APIs with
+// GET. Raising is the safe error: a call that removes nothing previews
+// once more than it needed. A spec may raise the floor further
+// (x-intentsrv-kind) but not lower it; only an operator's overlay may.
 func KindFloor(method, name, path, summary string) operations.Kind {
 	kind := MethodKind(method)
 	if kind == operations.KindDestructive {
 		return kind
 	}
-	if removal(firstWord(strings.Split(name, "_"))) || removal(firstWord(strings.Split(segment(lastLiteral(path)), "_"))) ||
-		removal(firstWord(strings.FieldsFunc(strings.ToLower(summary), func(r rune) bool { return !unicode.IsLetter(r) }))) {
+	if operations.NamesRemoval(name) || operations.NamesRemoval(lastLiteral(path)) || operations.NamesRemoval(summary) {
 		return operations.KindDestructive
 	}
 	return kind
-}
-
-// removalWords are the verbs that name a removal, as an operation's name
-// or summary starts with them.
-var removalWords = map[string]bool{
-	"delete": true, "deletes": true, "remove": true, "removes": true,
-	"destroy": true, "destroys": true, "purge": true, "purges": true,
-	"erase": true, "erases": true, "terminate": true, "terminates": true,
-	"wipe": true, "wipes": true,
-}
-
-func removal(word string) bool { return removalWords[word] }
-
-// firstWord returns the first of words that says the action, after any
-// that only say how many it acts on ("batch_delete", "bulk_remove").
-func firstWord(words []string) string {
-	for _, w := range words {
-		switch w {
-		case "", "batch", "bulk", "mass":
-			continue
-		}
-		return w
-	}
-	return ""
 }
 
 // lastLiteral returns the path's last segment when it is not a
