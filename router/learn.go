@@ -30,9 +30,10 @@ type LearnOptions struct {
 	// Hidden is the number of tanh units added to the linear term (0: a
 	// linear re-ranker).
 	Hidden int
-	// Seed picks the hidden units' starting weights (0: the shipped
-	// fit's). Fits that differ only in Seed measure how much of a
-	// change between two fits is the fit's own noise.
+	// Seed picks the hidden units' starting weights. Fits that differ
+	// only in Seed measure how much of a change between two fits is the
+	// fit's own noise. The shipped fit starts from seed 1 (vecgen's
+	// default; see BENCHMARKS.md, router round 14).
 	Seed uint64
 	// PoolBlind keeps the weights of the features that compare a
 	// candidate with the rest of its pool (coverage_gap ... method_rel)

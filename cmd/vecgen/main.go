@@ -42,7 +42,7 @@ func main() {
 	validate := flag.Bool("validate", false, "ranker stage: also fit on each half of the tune split and log top-1 on the other (the first half's fit, scored on the second, is recorded in the weights file)")
 	hidden := flag.Int("hidden", defaultHidden, "ranker stage: tanh units added to the linear re-ranker (0: linear)")
 	epochs := flag.Int("epochs", 0, "ranker stage: epochs of full-batch descent (0: the default)")
-	seed := flag.Uint64("seed", 0, "ranker stage: starting weights of the tanh units (0: the shipped fit's); fits that differ only in it measure the fit's noise")
+	seed := flag.Uint64("seed", 1, "ranker stage: starting weights of the tanh units (1, the default, is the shipped fit's); fits that differ only in it measure the fit's noise")
 	sizes := flag.String("validate-hidden", "", "ranker stage: comma-separated hidden sizes to compare on the held-out half before the fit (implies -validate)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
