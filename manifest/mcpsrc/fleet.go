@@ -238,8 +238,9 @@ func (f *Fleet) index(c *conn, tools []mcp.Tool, save bool) {
 }
 
 // Declared returns the kind the upstream's annotations and the tool's name
-// imply for the operation id (ToolKind), and whether id is an upstream operation. Doctor compares it
-// with the served kind to list overlays that lowered it.
+// imply for the operation id (ToolKind), and whether id is an upstream
+// operation. Doctor compares it with the served kind to list overlays that
+// lowered it.
 func (f *Fleet) Declared(id string) (operations.Kind, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

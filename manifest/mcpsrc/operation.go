@@ -28,8 +28,8 @@ type Built struct {
 // <namespace>.<tool>, with call running them. Descriptions and titles are
 // sanitised and capped as OpenAPI text is; the input schema is kept (an
 // object schema; a tool with none gets an empty object schema); the kind
-// comes from the annotations and the name (see ToolKind). Collisions between normalised
-// names are returned for the log.
+// comes from the annotations and the name (see ToolKind). Collisions
+// between normalised names are returned for the log.
 func Operations(srv Server, tools []mcp.Tool, call Caller) (built []Built, collisions []string) {
 	names := make([]string, len(tools))
 	for i, t := range tools {
