@@ -459,7 +459,10 @@ func TestRunRetention(t *testing.T) {
 	id := runID(t, call(t, s, ToolAsk, `{"action":"slow.crawl","params":{"pages":1}}`))
 	close(so.release)
 	ctx := context.Background()
-	if res := askRuns(t, ctx, s, "runs.await", id, ""); !res.OK {
+	// The run must be final before the clock moves: retention counts
+	// from when it finished, and an await that only waits the server's
+	// 1ms can return while the handler is still returning.
+	if res := askRuns(t, ctx, s, "runs.await", id, `,"wait_seconds":60`); !res.OK || data(t, res)["pages"] != 1.0 {
 		t.Fatalf("await = %s", res.JSON())
 	}
 	c.Add(runs.DefaultRetention - time.Second)
