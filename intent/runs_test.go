@@ -268,7 +268,9 @@ func TestCancelThroughAsk(t *testing.T) {
 			d["state"] == "running" && strings.Contains(d["note"].(string), "has not stopped yet")) {
 			t.Fatalf("cancel = %s", c.JSON())
 		}
-		res := askRuns(t, ctx, s, "runs.await", id, "")
+		// The handler saw the cancellation; the run ends once it returns,
+		// which the server's 1ms wait may not see: wait for the end.
+		res := askRuns(t, ctx, s, "runs.await", id, `,"wait_seconds":60`)
 		if res.OK || res.Code != CodeTimeout || !strings.Contains(res.Error, "runs.cancel") || res.Meta.RunID != id {
 			t.Fatalf("await of a cancelled run = %s", res.JSON())
 		}
