@@ -1,6 +1,9 @@
 package operations
 
-import "unicode"
+import (
+	"strings"
+	"unicode"
+)
 
 // removalVerbs are the verbs that name a removal when an operation's name
 // or summary starts with them.
@@ -32,7 +35,7 @@ func NamesRemoval(text string) bool {
 		if i == start {
 			return false
 		}
-		word := lower(rs[start:i])
+		word := strings.ToLower(string(rs[start:i]))
 		switch word {
 		case "batch", "bulk", "mass":
 			continue
@@ -40,12 +43,4 @@ func NamesRemoval(text string) bool {
 		return removalVerbs[word]
 	}
 	return false
-}
-
-func lower(rs []rune) string {
-	out := make([]rune, len(rs))
-	for i, r := range rs {
-		out[i] = unicode.ToLower(r)
-	}
-	return string(out)
 }
