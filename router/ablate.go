@@ -18,7 +18,7 @@ var Ablations = []string{
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
-	"addresses", "designation", "pool-gaps",
+	"addresses", "designation", "pool-gaps", "unknown-verbs",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -57,6 +57,7 @@ func (o *Options) ablate(tu *tuning) {
 		"addresses":         &tu.addresses,
 		"designation":       &tu.designation,
 		"pool-gaps":         &tu.poolGaps,
+		"unknown-verbs":     &tu.unknownVerbs,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

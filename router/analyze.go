@@ -176,6 +176,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		slot = verbSlot(words)
 	}
 	actionSeen := false
+	unknownAction := false
 	var designated uint64
 	if r.tu.designation {
 		designated = designation(words)
@@ -256,8 +257,16 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		g.designated = r.tu.designation && (g.item || i < 64 && designated&(1<<uint(i)) != 0)
 		g.action = qverb == verbNone && !actionSeen && (slot < 0 || i == slot)
 		actionSeen = actionSeen || g.action
-		g.many = vc == verbNone && !g.item && plural(w) != w
-		g.one = vc == verbNone && !g.item && plural(w) == w && r.tu.singular
+		// A word in the action's place before a determiner is a verb,
+		// known or not ("Applies the specified tags", "ping the
+		// server"): not a noun that says one item or many, and the
+		// request's action is that verb, not one its nouns imply. A
+		// collection of the catalog there is the noun it seems
+		// ("tickets the customer opened").
+		unknownVerb := g.action && r.tu.unknownVerbs && i+1 < len(words) && determines(words[i+1]) && !r.namesCollection(w)
+		unknownAction = unknownAction || unknownVerb
+		g.many = vc == verbNone && !unknownVerb && !g.item && plural(w) != w
+		g.one = vc == verbNone && !unknownVerb && !g.item && plural(w) == w && r.tu.singular
 		g.variants = ix.lookup(w, r.tu.stem, sc.variantSpace())
 		if b, ok := undoes(w); ok && r.tu.reversals {
 			// "uninvite" is about invites: the request meets the
@@ -398,7 +407,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		groups = r.compounds(words, groups, sc)
 	}
 	sc.implied = false
-	if qverb == verbNone && !r.opts.noVerbs {
+	if qverb == verbNone && !r.opts.noVerbs && !unknownAction {
 		qverb = impliedVerb(words)
 		sc.implied = qverb != verbNone
 	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words) == verbList {
@@ -574,6 +583,19 @@ func modifies(w string) bool {
 	return false
 }
 
+// determines reports whether w opens a noun phrase as a determiner, a
+// quantifier or a possessive does. Unlike modifies, it leaves out "that"
+// and "no" ("check that ...") and prepositions.
+func determines(w string) bool {
+	switch w {
+	case "a", "an", "the", "any", "some", "all", "every", "each",
+		"my", "our", "your", "their", "his", "her", "its",
+		"this", "these", "those":
+		return true
+	}
+	return false
+}
+
 // impliedVerb is the action of a query without a verb: a singular noun
 // followed by a number ("ticket 42", "issue #8") names one thing, a read;
 // a plural noun ("open tickets", "teams") asks for a list.
@@ -665,4 +687,11 @@ func (r *Router) namesResource(w string) bool {
 	}
 	t, ok := r.idx.terms[plural(w)]
 	return ok && r.idx.isResource(t)
+}
+
+// namesCollection reports whether w, as a plural, is a collection of the
+// catalog: the resource of an operation on one of its items or on all.
+func (r *Router) namesCollection(w string) bool {
+	t, ok := r.idx.terms[plural(w)]
+	return ok && r.idx.isCollection(t)
 }

@@ -178,7 +178,12 @@
 //     verb's place (verbSlot): "I'm writing an article; can you list the
 //     continents" lists. A word after a determiner or a preposition is
 //     part of a noun phrase, never the action (modifies: "any new
-//     tickets", "count of new tickets"). A singular noun with no
+//     tickets", "count of new tickets"). A word in the action's place
+//     before a determiner is a verb, whether the lexicon knows it or
+//     not ("Applies the specified tags", "suspend the account", "Stops
+//     the import job"): it says neither one item nor many, and the
+//     request's action is that verb, not a read or a list its nouns
+//     would imply (ablation "unknown-verbs"). A singular noun with no
 //     identifier ("get the invoice") is one item in a read, update or
 //     delete and its collection in a create. A request that designates
 //     one item, by an identifier ("contact 12") or in words ("a specific

@@ -75,8 +75,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                           float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                         float32
 }
 
 func defaultTuning() tuning {
@@ -85,7 +85,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -134,12 +134,14 @@ type index struct {
 	//     name ("tickets" in helpdesk.tickets.list) and the last literal
 	//     segment of its HTTP path ("issues" in /repos/{owner}/{repo}/issues/{n});
 	//   - pathTerms: the words of the literal segments of its HTTP path.
-	// isRes marks, per term, the words that are some operation's resource.
+	// resKind marks, per term, the words that are some operation's
+	// resource (resWord) and those that are some operation's collection
+	// or item scope (itemTerms; collWord).
 	idTerms, sumTerms, itemTerms, resTerms, pathTerms termLists
 	scope                                             []int8
 	paths                                             []pathShape // per operation, its HTTP path's shape (the re-ranker's features)
 	fits                                              []verbFit   // per operation, how each verb class fits it (the re-ranker's features)
-	isRes                                             []bool
+	resKind                                           []uint8
 	maxIDF                                            float32 // idf of a term seen in no document
 	noStem                                            bool
 	deletes                                           map[string][]uint32 // spelling correction: one-deletion variants → term ids
@@ -315,7 +317,22 @@ func (c *termCollector) next() uint32 {
 }
 
 // isResource reports whether term t is some operation's resource word.
-func (ix *index) isResource(t uint32) bool { return int(t) < len(ix.isRes) && ix.isRes[t] }
+func (ix *index) isResource(t uint32) bool {
+	return int(t) < len(ix.resKind) && ix.resKind[t]&resWord != 0
+}
+
+// isCollection reports whether term t is the resource some operation
+// acts on one item of or lists ("tickets" of GET /tickets/{id}, not
+// "stop" of POST /jobs/{id}/stop).
+func (ix *index) isCollection(t uint32) bool {
+	return int(t) < len(ix.resKind) && ix.resKind[t]&collWord != 0
+}
+
+// The bits of index.resKind.
+const (
+	resWord  = 1 << iota // some operation's resource
+	collWord             // some operation's collection or item scope
+)
 
 // noTerm is an impossible term id.
 const noTerm = ^uint32(0)
@@ -870,9 +887,12 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 		}
 		l.finish(chunks)
 	}
-	ix.isRes = make([]bool, nt)
+	ix.resKind = make([]uint8, nt)
 	for _, t := range ix.resTerms.term {
-		ix.isRes[t] = true
+		ix.resKind[t] |= resWord
+	}
+	for _, t := range ix.itemTerms.term {
+		ix.resKind[t] |= collWord
 	}
 	ix.resSig = make([]uint64, n)
 	for d := range n {

@@ -697,3 +697,47 @@ func TestShellWordsMeetFilesystemTools(t *testing.T) {
 		"mkdir -p src/components": "files.create_directory",
 	})
 }
+
+// A word in the action's place before a determiner is a verb, even one
+// the lexicon does not know: "Applies the specified tags" applies them
+// rather than listing tags because "applies" looks like a plural, and
+// "Stops the job" may run the stop, which a list implied by that
+// plural refused.
+func TestAWordBeforeADeterminerIsTheAction(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("chime.meetings.get_meetings_id_tags", "GET", "Lists the tags applied to a meeting resource.", "/meetings/{meetingId}/tags", operations.KindRead),
+		httpOp("chime.meetings.post_meetings_id_tags_add", "POST", "Applies tags to the specified meeting, up to 50.", "/meetings/{meetingId}/tags?operation=add", operations.KindWrite),
+		httpOp("chime.meetings.get_meetings_id", "GET", "Gets the meeting.", "/meetings/{meetingId}", operations.KindRead),
+		httpOp("chime.jobs.get_jobs", "GET", "Lists the media jobs of the account.", "/jobs", operations.KindRead),
+		httpOp("chime.jobs.get_jobs_id", "GET", "Describes a media job.", "/jobs/{jobId}", operations.KindRead),
+		httpOp("chime.jobs.post_jobs", "POST", "Starts a media job for the account.", "/jobs", operations.KindWrite),
+		httpOp("chime.jobs.post_jobs_id_stop", "POST", "The job is stopped and its partial results are kept.", "/jobs/{jobId}/stop", operations.KindWrite),
+	}
+	leadsOnlyWith(t, ops, "unknown-verbs", map[string]string{
+		"Applies the specified tags to a meeting": "chime.meetings.post_meetings_id_tags_add",
+	})
+	q := "Stops the job"
+	if res := New(ops, Options{}).Search(q, Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "chime.jobs.post_jobs_id_stop" {
+		t.Errorf("%q: %s %v, want a run of the stop", q, res.Decision, candidateIDs(res))
+	}
+	if res := New(ops, Options{Ablate: []string{"unknown-verbs"}}).Search(q, Filter{}, 5); res.Decision == DecisionRun {
+		t.Errorf("with unknown-verbs off, %q runs %v: the test does not test the rule", q, candidateIDs(res))
+	}
+	// The action the analysis reads: none for an unknown verb, and a list
+	// for a noun phrase with no verb, a collection of the catalog before a
+	// determiner included ("jobs the account started").
+	r := New(ops, Options{})
+	for q, want := range map[string]verbClass{
+		"Applies the specified tags to a meeting": verbNone,
+		"Stops the job":             verbNone,
+		"media jobs of the account": verbList,
+		"jobs the account started":  verbList,
+	} {
+		sc := r.pool.Get().(*scratch)
+		if _, got := r.analyze(q, sc); got != want {
+			t.Errorf("%q reads as verb %v, want %v", q, got, want)
+		}
+		sc.clear()
+		r.pool.Put(sc)
+	}
+}
