@@ -574,13 +574,11 @@ var requestModals = map[string]bool{"can": true, "could": true, "would": true, "
 // tickets", "the open queue"). "to" is not one: "I want to open a ticket".
 func modifies(w string) bool {
 	switch w {
-	case "a", "an", "the", "any", "some", "all", "every", "each", "no",
-		"my", "our", "your", "their", "his", "her", "its",
-		"this", "that", "these", "those",
+	case "no", "that",
 		"of", "in", "on", "for", "with", "by", "from", "at", "about":
 		return true
 	}
-	return false
+	return determines(w)
 }
 
 // determines reports whether w opens a noun phrase as a determiner, a
@@ -682,16 +680,20 @@ func (r *Router) addAgentNouns(g *group, w string) {
 // GET /things/{thingName}, though "can you share the report" and "any
 // thing" say nothing.
 func (r *Router) namesResource(w string) bool {
-	if !r.tu.fillerResources {
-		return false
-	}
-	t, ok := r.idx.terms[plural(w)]
-	return ok && r.idx.isResource(t)
+	return r.tu.fillerResources && r.wordKind(w)&resWord != 0
 }
 
 // namesCollection reports whether w, as a plural, is a collection of the
 // catalog: the resource of an operation on one of its items or on all.
 func (r *Router) namesCollection(w string) bool {
-	t, ok := r.idx.terms[plural(w)]
-	return ok && r.idx.isCollection(t)
+	return r.wordKind(w)&collWord != 0
+}
+
+// wordKind is the index.resKind of w as a plural (0 for a word the
+// catalog does not say).
+func (r *Router) wordKind(w string) uint8 {
+	if t, ok := r.idx.terms[plural(w)]; ok {
+		return r.idx.kind(t)
+	}
+	return 0
 }

@@ -317,21 +317,20 @@ func (c *termCollector) next() uint32 {
 }
 
 // isResource reports whether term t is some operation's resource word.
-func (ix *index) isResource(t uint32) bool {
-	return int(t) < len(ix.resKind) && ix.resKind[t]&resWord != 0
-}
+func (ix *index) isResource(t uint32) bool { return ix.kind(t)&resWord != 0 }
 
-// isCollection reports whether term t is the resource some operation
-// acts on one item of or lists ("tickets" of GET /tickets/{id}, not
-// "stop" of POST /jobs/{id}/stop).
-func (ix *index) isCollection(t uint32) bool {
-	return int(t) < len(ix.resKind) && ix.resKind[t]&collWord != 0
+// kind is term t's resKind: resWord, collWord, both or neither.
+func (ix *index) kind(t uint32) uint8 {
+	if int(t) < len(ix.resKind) {
+		return ix.resKind[t]
+	}
+	return 0
 }
 
 // The bits of index.resKind.
 const (
 	resWord  = 1 << iota // some operation's resource
-	collWord             // some operation's collection or item scope
+	collWord             // the resource some operation acts on one item of or lists ("tickets" of GET /tickets/{id}, not "stop" of POST /jobs/{id}/stop)
 )
 
 // noTerm is an impossible term id.
