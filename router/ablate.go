@@ -18,7 +18,7 @@ var Ablations = []string{
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
-	"addresses", "designation", "pool-gaps", "unknown-verbs",
+	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -58,6 +58,7 @@ func (o *Options) ablate(tu *tuning) {
 		"designation":       &tu.designation,
 		"pool-gaps":         &tu.poolGaps,
 		"unknown-verbs":     &tu.unknownVerbs,
+		"event-words":       &tu.eventWords,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

@@ -265,6 +265,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// ("tickets the customer opened").
 		unknownVerb := g.action && r.tu.unknownVerbs && i+1 < len(words) && determines(words[i+1]) && !r.namesCollection(w)
 		unknownAction = unknownAction || unknownVerb
+		if vc == verbNone && i > 0 && r.tu.eventWords && !afterBe(words, i) {
+			g.event = r.past(w)
+		}
 		g.many = vc == verbNone && !unknownVerb && !g.item && plural(w) != w
 		g.one = vc == verbNone && !unknownVerb && !g.item && plural(w) == w && r.tu.singular
 		g.variants = ix.lookup(w, r.tu.stem, sc.variantSpace())
@@ -413,6 +416,14 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words) == verbList {
 		// "show me open tickets": a read of a plural is a list.
 		qverb = verbList
+	}
+	if qverb != verbRead && qverb != verbList && qverb != verbSearch || unknownAction {
+		// A change named in a request to make one is the request's
+		// business ("create an issue for the failed build" still creates;
+		// "Activates an archived read set" is a change, its verb unknown).
+		for i := range groups {
+			groups[i].event = change{}
+		}
 	}
 	sc.groups = groups
 	sc.services = sc.services[:0]

@@ -183,7 +183,14 @@
 //     not ("Applies the specified tags", "suspend the account", "Stops
 //     the import job"): it says neither one item nor many, and the
 //     request's action is that verb, not a read or a list its nouns
-//     would imply (ablation "unknown-verbs"). A singular noun with no
+//     would imply (ablation "unknown-verbs"). In a request to read, a
+//     past participle of a verb of change ("who deleted ticket 12",
+//     "list closed issues", "show deactivated users") says what happened
+//     to what is read: it does not meet the operations that make that
+//     change, by the lexicon's class of the verb or by the catalog's own
+//     action verb ("deactivate"), and it still meets the ones that read
+//     (a GET makes no change, whatever its path says); "can be deleted"
+//     asks about the delete (events.go; ablation "event-words"). A singular noun with no
 //     identifier ("get the invoice") is one item in a read, update or
 //     delete and its collection in a create. A request that designates
 //     one item, by an identifier ("contact 12") or in words ("a specific

@@ -741,3 +741,49 @@ func TestAWordBeforeADeterminerIsTheAction(t *testing.T) {
 		r.pool.Put(sc)
 	}
 }
+
+// In a request to read, a past participle of a verb of change says what
+// happened to what is read, not which operation to call: "who deleted
+// ticket 12" asks the audit log, not the delete; "show deactivated
+// users" lists them, though no lexicon knows "deactivate" (the catalog's
+// users.deactivate does). The operation that reads what a change left
+// keeps the word ("GET /files/{id}/trash"), and "can be deleted" asks
+// about the delete itself.
+func TestAPastChangeInAReadIsNotTheChange(t *testing.T) {
+	ops := []*operations.Operation{
+		{ID: "desk.tickets.get", Summary: "Get a ticket by its number.", Kind: operations.KindRead},
+		{ID: "desk.tickets.delete", Summary: "Delete a ticket and its comments.", Kind: operations.KindDestructive},
+		{ID: "desk.audit.list", Summary: "List the audit log: which agent created, changed or deleted what, and when.", Kind: operations.KindRead},
+		{ID: "desk.users.list", Summary: "List the agents and customers of the account, active or not.", Kind: operations.KindRead},
+		{ID: "desk.users.deactivate", Summary: "Deactivate a user: they can no longer sign in, and their tickets stay.", Kind: operations.KindWrite},
+		{ID: "desk.users.get", Summary: "Get one user's profile.", Kind: operations.KindRead},
+	}
+	leadsOnlyWith(t, ops, "event-words", map[string]string{
+		"show deactivated users": "desk.users.list",
+	})
+	q := "who deleted ticket 12"
+	for _, rule := range []bool{true, false} {
+		var o Options
+		if !rule {
+			o.Ablate = []string{"event-words"}
+		}
+		got := candidateIDs(New(ops, o).Search(q, Filter{}, 5))
+		if deletes := len(got) > 0 && got[0] == "desk.tickets.delete"; deletes == rule {
+			t.Errorf("%q with the rule %v: %v", q, rule, got)
+		}
+	}
+	expectFirst(t, New(ops, Options{}), map[string]string{
+		"delete ticket 12":                   "desk.tickets.delete", // the request's own action
+		"tickets can be deleted":             "desk.tickets.delete",
+		"users can be deactivated by admins": "desk.users.deactivate",
+	})
+	files := []*operations.Operation{
+		httpOp("drive.trashed_files.get_files_file_id_trash", "GET", "Get a file in the trash.", "/files/{file_id}/trash", operations.KindRead),
+		httpOp("drive.trashed_files.delete_files_file_id_trash", "DELETE", "Permanently delete a file in the trash.", "/files/{file_id}/trash", operations.KindDestructive),
+		httpOp("drive.files.delete_files_file_id", "DELETE", "Move a file to the trash.", "/files/{file_id}", operations.KindDestructive),
+		httpOp("drive.files.get_files_file_id", "GET", "Get a file's details.", "/files/{file_id}", operations.KindRead),
+	}
+	expectFirst(t, New(files, Options{}), map[string]string{
+		"get trashed file 5": "drive.trashed_files.get_files_file_id_trash",
+	})
+}

@@ -22,7 +22,7 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	}
 	prune := &sc.prune
 	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f, kth: noFloor}
-	ops := accumulator{p: &ix.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: ix, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops))}
+	ops := accumulator{p: &ix.post, groups: groups, acc: sc.acc, best: sc.best, mask: sc.mask, touched: sc.touched[:0], gbuf: &sc.gtouched, ix: ix, mismatch: r.tu.resMismatch, heavyPostings: heavyLimit(len(r.ops)), changes: r.changes}
 	accumulate(&ops, prune)
 	sc.touched = ops.touched
 	touched := sc.touched
@@ -507,6 +507,10 @@ type accumulator struct {
 	ix            *index
 	mismatch      float32
 	heavyPostings uint32
+	// changes, when not nil, are the changes the units make (changeOf):
+	// a group that names a past change (group.event) does not meet the
+	// operations that make that change.
+	changes []change
 }
 
 // heavy reports whether variant v of group g is scored after the
@@ -629,7 +633,15 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 		}
 	}
 	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
+	event, changes := g.event, a.changes
+	if event == (change{}) {
+		changes = nil
+	}
 	for _, d := range gt {
+		if changes != nil && changes[d].made(event) {
+			best[d] = 0
+			continue
+		}
 		if mask[d] == 0 {
 			a.touched = append(a.touched, d)
 		}
@@ -658,6 +670,10 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 	p, acc, mask := a.p, a.acc, a.mask
 	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
 	keep := 1 - a.mismatch
+	event, changes := g.event, a.changes
+	if event == (change{}) {
+		changes = nil
+	}
 	lo, hi := p.start[v.t], p.start[v.t+1]
 	docs, vals := p.doc[lo:hi], p.val[lo:hi]
 	o := p.denseOf(v.t)
@@ -672,6 +688,9 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 			}
 			w, b := words[d>>6], uint64(1)<<(d&63)
 			if w&b == 0 {
+				continue
+			}
+			if changes != nil && changes[d].made(event) {
 				continue
 			}
 			i := ranks[d>>6] + uint32(bits.OnesCount64(w&(b-1)))
@@ -689,7 +708,7 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 				continue
 			}
 			i, ok := slices.BinarySearch(docs, d)
-			if !ok {
+			if !ok || changes != nil && changes[d].made(event) {
 				continue
 			}
 			s := vals[i] * v.w
@@ -703,7 +722,7 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 		touched := a.touched
 		for k, d := range docs {
 			m := mask[d]
-			if m&bit != 0 || (restrict && m == 0) {
+			if m&bit != 0 || (restrict && m == 0) || changes != nil && changes[d].made(event) {
 				continue
 			}
 			if m == 0 {

@@ -88,10 +88,13 @@ type Router struct {
 	// (most requests in prose) is no id or alias (lookupExact).
 	exactLen int
 
-	idx     *index
-	syn     synonymTable
-	opts    Options
-	verbs   []verbClass // per doc
+	idx   *index
+	syn   synonymTable
+	opts  Options
+	verbs []verbClass // per doc
+	// changes[d] is the change operation d makes, for the words of a
+	// request that name a past change (group.event; events.go).
+	changes []change
 	tu      tuning
 	sem     *semantic // nil when switched off
 	weights *model    // the re-ranker's; nil when switched off
@@ -160,6 +163,10 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		r.paths = buildPathIndex(r.ops)
 	}
 	r.idx = buildIndex(r.ops, r.verbs, r.paths, opts)
+	r.changes = make([]change, len(r.ops))
+	for i, op := range r.ops {
+		r.changes[i] = r.changeOf(op, r.verbs[i])
+	}
 	r.tu = tu
 	r.findCaller()
 	if !opts.noSemantic {

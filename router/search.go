@@ -126,6 +126,10 @@ type group struct {
 	// stands where the verb would ("accept the quote", "can you resume
 	// it"), though the lexicon does not know it as one.
 	action bool
+	// event: in a request to read, the word is a change that happened
+	// ("who deleted ticket 12", "list closed issues"): it does not meet
+	// the operations that make that change (events.go).
+	event change
 }
 
 // addRes records t as a resource variant of g, when it is one.

@@ -1,0 +1,149 @@
+package router
+
+import (
+	"strings"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// Past changes. In a request to read, a past participle of a verb that
+// changes something says what happened to what is read ("who deleted
+// ticket 12", "list closed issues", "show deactivated users"), not which
+// operation to call: the operation that deletes, closes or deactivates is
+// not the one that reports it. Such a word still meets the operations
+// that read ("GET /users/deactivated", the audit log), and no longer meets
+// the ones that make the change (ablation "event-words").
+
+// change is a change an operation makes, or one a request's word names
+// as past: the verb's class, and act, the verb's stem (its term id + 1; 0
+// when the catalog does not say it), which reaches verbs no lexicon knows
+// ("deactivated": users.deactivate).
+type change struct {
+	class verbClass
+	act   uint32
+}
+
+// made reports whether c, an operation's change, is the change e names.
+func (c change) made(e change) bool {
+	return e.class != verbNone && c.class == e.class || e.act != 0 && c.act == e.act
+}
+
+// past is the change that word w names as past in a request to read: a
+// past participle ("deleted", "starred", "modified", "sent") of a verb of
+// change the lexicon knows (its class), or of a verb some operation of
+// the catalog is named for (act). The zero change when it is neither.
+func (r *Router) past(w string) change {
+	var bases [4]string
+	n := len(w)
+	switch {
+	case irregularPast[w] != "":
+		bases[0] = irregularPast[w]
+	case n < 5 || !strings.HasSuffix(w, "ed"):
+		return change{}
+	default:
+		bases[0], bases[1] = w[:n-1], w[:n-2] // "closed", "opened"
+		if w[n-3] == w[n-4] {
+			bases[2] = w[:n-3] // "starred", "submitted"
+		}
+		if w[n-3] == 'i' {
+			bases[3] = w[:n-3] + "y" // "modified"
+		}
+	}
+	var e change
+	for _, b := range bases {
+		switch c := verbLexicon[b]; c {
+		case verbCreate, verbUpdate, verbDelete, verbRun:
+			e.class = c
+		}
+		if e.class != verbNone {
+			break
+		}
+	}
+	if irregularPast[w] != "" {
+		w = irregularPast[w]
+	}
+	e.act = r.act(w)
+	return e
+}
+
+// act is change.act for verb w: its stem's term + 1, or 0.
+func (r *Router) act(w string) uint32 {
+	if t, ok := r.idx.stemTerm(w); ok {
+		return t + 1
+	}
+	return 0
+}
+
+// irregularPast maps the irregular past participles of the lexicon's verbs
+// of change to the verbs ("set", "put" and "run" are their own, and read
+// as the verbs).
+var irregularPast = map[string]string{
+	"sent": "send", "made": "make", "written": "write",
+}
+
+// afterBe reports whether the word at i follows "be", at most one word
+// between ("can be deleted", "to be permanently removed"): a change that
+// may or is to happen, which asks about the operation that makes it.
+func afterBe(words []string, i int) bool {
+	return i > 0 && words[i-1] == "be" || i > 1 && words[i-2] == "be"
+}
+
+// changeOf is the change op makes, given its verb class c. A read makes
+// none, a GET none whatever its path says ("GET
+// /files/{id}/trash" reads what was trashed). A POST named after its
+// method and path is a create only when the last literal segment of its
+// path says no other verb: "POST /#X-Amz-Target=SageMaker.DescribeModel"
+// and "POST /search" are calls that read, "POST /jobs/{id}/cancel" one
+// that deletes.
+func (r *Router) changeOf(op *operations.Operation, c verbClass) change {
+	h := op.HTTP
+	if h != nil && (h.Method == "GET" || h.Method == "HEAD") || h == nil && !op.Kind.IsWrite() {
+		return change{}
+	}
+	name := op.ID
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	verb := ""
+	if h != nil && pathNamed(op, name) {
+		verb = segmentVerb(h.Path)
+		if verb == "" {
+			verb = methodVerbs[h.Method]
+		} else if c == verbCreate && h.Method == "POST" {
+			c = verbLexicon[verb]
+		}
+	} else {
+		splitWords(name, func(w string) {
+			if verb == "" {
+				verb = w
+			}
+		})
+	}
+	return change{class: c, act: r.act(verb)}
+}
+
+// methodVerbs are the verbs an HTTP method says when its path says none.
+var methodVerbs = map[string]string{"POST": "create", "PUT": "update", "PATCH": "update", "DELETE": "delete"}
+
+// segmentVerb is the first word of the last literal segment of an HTTP
+// path that names an operation's action ("cancel" in
+// /jobs/{id}/cancel, "describe" in /#X-Amz-Target=Svc.DescribeModel),
+// or "".
+func segmentVerb(path string) string {
+	last := path
+	for last != "" {
+		i := strings.LastIndexByte(last, '/')
+		if seg := last[i+1:]; seg != "" && seg[0] != '{' {
+			last = seg
+			break
+		}
+		last = last[:max(i, 0)]
+	}
+	verb := ""
+	splitWords(last, func(w string) {
+		if verb == "" && (verbClassifier{}).word(w) != verbNone {
+			verb = w
+		}
+	})
+	return verb
+}
