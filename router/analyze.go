@@ -409,6 +409,21 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	if r.tu.compound > 0 {
 		groups = r.compounds(words, groups, sc)
 	}
+	if r.tu.whoIsIn && len(groups) < maxGroups && asksWhoIsIn(words) {
+		// "who is in the golang org", "who's on the billing team": the
+		// people in a group are its members, a word the request does
+		// not say, and they are many. Like a synonym, the group finds
+		// and ranks; it adds no coverage, since the request's own words
+		// are stop words.
+		g := group{surface: "members", known: true, variants: sc.variantSpace()}
+		r.addPhrase(&g, "members", r.tu.syn)
+		if len(g.variants) > 0 {
+			groups = append(groups, g)
+		}
+		if qverb == verbRead {
+			qverb = verbList
+		}
+	}
 	sc.implied = false
 	if qverb == verbNone && !r.opts.noVerbs && !unknownAction {
 		qverb = impliedVerb(words)
@@ -516,6 +531,34 @@ func addVariant(g *group, t uint32, w float32) {
 		}
 	}
 	g.variants = append(g.variants, variant{t: t, w: w})
+}
+
+// asksWhoIsIn reports whether a request asks who belongs to something:
+// "who is in ...", "who's on ...", "who belongs to ...", "who is part
+// of ...", "who works at ...", also after other words ("can you tell me
+// who is on the team").
+func asksWhoIsIn(words []string) bool {
+	i := slices.IndexFunc(words, func(w string) bool { return w == "who" || w == "whos" })
+	if i < 0 || i+2 >= len(words) {
+		return false
+	}
+	rest, be := words[i+1:], words[i] == "whos"
+	if rest[0] == "is" || rest[0] == "are" || rest[0] == "s" {
+		rest, be = rest[1:], true
+	}
+	switch {
+	case len(rest) == 0:
+		return false
+	case be && (rest[0] == "in" || rest[0] == "on" || rest[0] == "inside"):
+		return true
+	case len(rest) < 2:
+		return false
+	case be && rest[0] == "part" && rest[1] == "of",
+		(rest[0] == "belongs" || rest[0] == "belong") && rest[1] == "to",
+		(rest[0] == "works" || rest[0] == "work") && (rest[1] == "at" || rest[1] == "for" || rest[1] == "in" || rest[1] == "on"):
+		return true
+	}
+	return false
 }
 
 // asksToKnow reports whether a query is a question about how things are

@@ -190,7 +190,12 @@
 //     change, by the lexicon's class of the verb or by the catalog's own
 //     action verb ("deactivate"), and it still meets the ones that read
 //     (a GET makes no change, whatever its path says); "can be deleted"
-//     asks about the delete (events.go; ablation "event-words"). A singular noun with no
+//     asks about the delete (events.go; ablation "event-words"). "Who
+//     is in the golang org", "who's on the platform team", "who belongs
+//     to ..." ask for a group's members, a word the request never says:
+//     the analysis adds it, at a synonym's weight and with no coverage,
+//     and reads the request as a list (asksWhoIsIn; ablation
+//     "who-is-in"). A singular noun with no
 //     identifier ("get the invoice") is one item in a read, update or
 //     delete and its collection in a create. A request that designates
 //     one item, by an identifier ("contact 12") or in words ("a specific

@@ -787,3 +787,27 @@ func TestAPastChangeInAReadIsNotTheChange(t *testing.T) {
 		"get trashed file 5": "drive.trashed_files.get_files_file_id_trash",
 	})
 }
+
+// "Who is in the acme org" asks for the org's members, a word the request
+// never says, and for many of them: before, the org itself led and its
+// members were not among the first ten.
+func TestWhoIsInAGroupAsksForItsMembers(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("hub.orgs.get_org", "GET", "Get an organization: its name, plan, billing email and number of members.", "/orgs/{org}", operations.KindRead),
+		httpOp("hub.orgs.list_org_members", "GET", "List the users of an organization.", "/orgs/{org}/members", operations.KindRead),
+		httpOp("hub.orgs.list_org_repos", "GET", "List an organization's repositories.", "/orgs/{org}/repos", operations.KindRead),
+		httpOp("hub.orgs.update_org", "PATCH", "Update an organization's profile.", "/orgs/{org}", operations.KindWrite),
+		httpOp("hub.teams.get_team", "GET", "Get a team of an organization.", "/orgs/{org}/teams/{team_slug}", operations.KindRead),
+		httpOp("hub.teams.list_team_members", "GET", "List the users on a team.", "/orgs/{org}/teams/{team_slug}/members", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "who-is-in", map[string]string{
+		"who is in the acme org":                  "hub.orgs.list_org_members",
+		"who belongs to the acme organization":    "hub.orgs.list_org_members",
+		"can you tell me who's on the infra team": "hub.teams.list_team_members",
+	})
+	for _, q := range []string{"who is the owner of the acme org", "who has access", "who in the org changed the plan"} {
+		if asksWhoIsIn(strings.Fields(q)) {
+			t.Errorf("%q reads as asking who is in a group", q)
+		}
+	}
+}
