@@ -149,6 +149,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	splitWordsParts(intent, false, func(w string) { words = append(words, w) })
 	sc.names = properNames(intent, sc.names[:0])
 	sc.words = words
+	sc.question = asksToKnow(words) || len(words) > 0 && whWords[words[0]]
 	groups = sc.groups[:0]
 	sc.variants = sc.variants[:0]
 	seen := func(t uint32) int {
@@ -560,6 +561,9 @@ func asksWhoIsIn(words []string) bool {
 	}
 	return false
 }
+
+// whWords open a question.
+var whWords = map[string]bool{"what": true, "whats": true, "which": true, "who": true, "whos": true, "whom": true, "whose": true, "when": true, "where": true, "why": true, "how": true}
 
 // asksToKnow reports whether a query is a question about how things are
 // rather than a request to do something: it opens with an auxiliary verb

@@ -168,7 +168,13 @@
 //     since the units lean on path features and lose on catalogs without
 //     paths. The linear set does not read the pool's comparisons
 //     (LearnOptions.PoolBlind): they gained it nothing held out and moved
-//     the run gate. The re-ranker orders its pool only, and a run also needs the
+//     the run gate. After it, a question that reads ("what files are on
+//     ticket 19", "is support staffed on Saturday") has no operation that
+//     changes something before one that reads and matches as much of it
+//     (readsFirst; a POST whose verb reads, "/search", reads; ablation
+//     "reads-first"). Orders are left as ranked: a summary's "Retrieves
+//     a list of spaces" may be a POST's, and the corpus benchmark lost
+//     0.002 top-1 when they were not. The re-ranker orders its pool only, and a run also needs the
 //     leader's probability under the linear weights (the softmax of the
 //     pool, the quantity runProbability was set on) to reach
 //     runProbability.

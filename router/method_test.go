@@ -811,3 +811,48 @@ func TestWhoIsInAGroupAsksForItsMembers(t *testing.T) {
 		}
 	}
 }
+
+// A question that reads is answered by an operation that reads before
+// one that changes something, when the reading one matches as much of
+// it: "what files are on ticket 19" is not a request to file a ticket.
+// An order keeps its ranking ("Retrieves a list of spaces" may be a
+// POST's summary), and so does a question whose verb changes something.
+func TestAQuestionReadsBeforeItWrites(t *testing.T) {
+	ops := []*operations.Operation{
+		{ID: "desk.tickets.create", Summary: "File a ticket, with files attached.", Kind: operations.KindWrite},
+		{ID: "desk.tickets.get", Summary: "Get a ticket: its status and comments.", Description: "The ticket's files are listed with their names and sizes.", Kind: operations.KindRead},
+		{ID: "desk.tickets.update", Summary: "Update a pending ticket.", Description: "Pending tickets wait on the customer; updating one keeps it pending.", Kind: operations.KindWrite},
+		{ID: "desk.tickets.list", Summary: "List the tickets of a queue, by status: open, pending or solved.", Kind: operations.KindRead},
+		{ID: "desk.attachments.delete", Summary: "Delete a file attached to a ticket.", Kind: operations.KindDestructive},
+	}
+	first := func(o Options, q string) string {
+		if ids := candidateIDs(New(ops, o).Search(q, Filter{}, 5)); len(ids) > 0 {
+			return ids[0]
+		}
+		return ""
+	}
+	for _, q := range []string{"what files are on ticket 19", "what files does ticket 19 have"} {
+		on, off := first(Options{}, q), first(Options{Ablate: []string{"reads-first"}}, q)
+		if i := slices.IndexFunc(ops, func(op *operations.Operation) bool { return op.ID == on }); i < 0 || ops[i].Kind.IsWrite() {
+			t.Errorf("%q leads with %q, not a read", q, on)
+		}
+		if off == on {
+			t.Errorf("%q leads with %s with reads-first off too: the test does not test the rule", q, on)
+		}
+	}
+	// A POST that searches reads; one that creates changes something.
+	posts := New([]*operations.Operation{
+		httpOp("desk.tickets.post_tickets_search", "POST", "", "/tickets/search", operations.KindWrite),
+		httpOp("desk.tickets.post_tickets", "POST", "", "/tickets", operations.KindWrite),
+	}, Options{})
+	for d, op := range posts.ops {
+		if want := op.HTTP.Path == "/tickets"; posts.makesChange(uint32(d)) != want {
+			t.Errorf("POST %s makes a change: %v, want %v", op.HTTP.Path, !want, want)
+		}
+	}
+	expectFirst(t, New(ops, Options{}), map[string]string{
+		"which tickets are pending":    "desk.tickets.list",
+		"file a ticket with two files": "desk.tickets.create",
+		"delete the file on ticket 19": "desk.attachments.delete",
+	})
+}

@@ -600,3 +600,43 @@ func contentCoverage(groups []group, mask uint64) float32 {
 	}
 	return got / all
 }
+
+// readsFirst reorders the first limit of hits of a question that reads
+// so that no operation that changes something stands before one that
+// reads and matches as much of the request (contentCoverage): "what files
+// are on ticket 19" reads the ticket before it files one, "which tickets
+// are pending" lists them before it updates one. The scores stay where
+// they were, in order; the operations move. An order ("Retrieves a list
+// of spaces") is left to the ranking: its verb may well be a POST's.
+func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit int, sc *scratch) {
+	if !sc.question || qverb != verbRead && qverb != verbList && qverb != verbSearch {
+		return
+	}
+	n := min(len(hits), rerankPool)
+	for i := 0; i < min(limit, n); i++ {
+		if !r.makesChange(hits[i].d) {
+			continue
+		}
+		c := contentCoverage(groups, sc.mask[hits[i].d])
+		for j := i + 1; j < n; j++ {
+			if d := hits[j].d; !r.makesChange(d) && contentCoverage(groups, sc.mask[d]) >= c {
+				// Move j to i; the operations between shift down one.
+				for k := j; k > i; k-- {
+					hits[k].d = hits[k-1].d
+				}
+				hits[i].d = d
+				break
+			}
+		}
+	}
+}
+
+// makesChange reports whether operation d changes something: it writes, and
+// its verb is not one that reads ("POST /search" reads).
+func (r *Router) makesChange(d uint32) bool {
+	switch r.verbs[d] {
+	case verbRead, verbList, verbSearch:
+		return false
+	}
+	return r.ops[d].Kind.IsWrite()
+}

@@ -172,6 +172,9 @@ type scratch struct {
 	names    []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
+	// question: the request asks a question (asksToKnow, or it opens
+	// with a wh-word: "what files are on ticket 19").
+	question bool
 	// hidden is the best score of an operation the filter rejected.
 	hidden float32
 	spans  [][2]int
@@ -269,6 +272,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	sc.leadProb = -1
 	if !r.severalRequests(intent, sc) {
 		hits = r.rerank(groups, qverb, hits, total, sc)
+	}
+	if r.tu.readsFirst {
+		r.readsFirst(groups, qverb, hits, limit, sc)
 	}
 	hits = r.diversify(groups, hits, limit, sc)
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
