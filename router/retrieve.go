@@ -584,7 +584,10 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 			other = true
 		}
 	}
-	if n == 1 {
+	if n == 1 && (g.event == change{} || a.changes == nil) {
+		// A group naming a past change takes the general path below,
+		// whose gather loop leaves out the operations that make it: the
+		// posting loops stay as they are for every other group.
 		a.scanOne(g, g.variants[one], bit, restrict)
 		return other
 	}
@@ -670,10 +673,6 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 	p, acc, mask := a.p, a.acc, a.mask
 	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
 	keep := 1 - a.mismatch
-	event, changes := g.event, a.changes
-	if event == (change{}) {
-		changes = nil
-	}
 	lo, hi := p.start[v.t], p.start[v.t+1]
 	docs, vals := p.doc[lo:hi], p.val[lo:hi]
 	o := p.denseOf(v.t)
@@ -688,9 +687,6 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 			}
 			w, b := words[d>>6], uint64(1)<<(d&63)
 			if w&b == 0 {
-				continue
-			}
-			if changes != nil && changes[d].made(event) {
 				continue
 			}
 			i := ranks[d>>6] + uint32(bits.OnesCount64(w&(b-1)))
@@ -708,7 +704,7 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 				continue
 			}
 			i, ok := slices.BinarySearch(docs, d)
-			if !ok || changes != nil && changes[d].made(event) {
+			if !ok {
 				continue
 			}
 			s := vals[i] * v.w
@@ -722,7 +718,7 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 		touched := a.touched
 		for k, d := range docs {
 			m := mask[d]
-			if m&bit != 0 || (restrict && m == 0) || changes != nil && changes[d].made(event) {
+			if m&bit != 0 || (restrict && m == 0) {
 				continue
 			}
 			if m == 0 {
