@@ -433,7 +433,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// "show me open tickets": a read of a plural is a list.
 		qverb = verbList
 	}
-	if qverb != verbRead && qverb != verbList && qverb != verbSearch || unknownAction {
+	if !qverb.reads() || unknownAction {
 		// A change named in a request to make one is the request's
 		// business ("create an issue for the failed build" still creates;
 		// "Activates an archived read set" is a change, its verb unknown).

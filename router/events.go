@@ -35,9 +35,10 @@ func (c change) made(e change) bool {
 func (r *Router) past(w string) change {
 	var bases [4]string
 	n := len(w)
+	irregular, ok := irregularPast[w]
 	switch {
-	case irregularPast[w] != "":
-		bases[0] = irregularPast[w]
+	case ok:
+		bases[0] = irregular
 	case n < 5 || !strings.HasSuffix(w, "ed"):
 		return change{}
 	default:
@@ -59,8 +60,8 @@ func (r *Router) past(w string) change {
 			break
 		}
 	}
-	if irregularPast[w] != "" {
-		w = irregularPast[w]
+	if ok {
+		w = irregular
 	}
 	e.act = r.act(w)
 	return e
@@ -100,10 +101,7 @@ func (r *Router) changeOf(op *operations.Operation, c verbClass) change {
 	if h != nil && (h.Method == "GET" || h.Method == "HEAD") || h == nil && !op.Kind.IsWrite() {
 		return change{}
 	}
-	name := op.ID
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
+	name := opName(op.ID)
 	verb := ""
 	if h != nil && pathNamed(op, name) {
 		verb = segmentVerb(h.Path)
@@ -130,17 +128,8 @@ var methodVerbs = map[string]string{"POST": "create", "PUT": "update", "PATCH": 
 // /jobs/{id}/cancel, "describe" in /#X-Amz-Target=Svc.DescribeModel),
 // or "".
 func segmentVerb(path string) string {
-	last := path
-	for last != "" {
-		i := strings.LastIndexByte(last, '/')
-		if seg := last[i+1:]; seg != "" && seg[0] != '{' {
-			last = seg
-			break
-		}
-		last = last[:max(i, 0)]
-	}
 	verb := ""
-	splitWords(last, func(w string) {
+	splitWords(pathNoun(path), func(w string) {
 		if verb == "" && (verbClassifier{}).word(w) != verbNone {
 			verb = w
 		}

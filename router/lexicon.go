@@ -36,6 +36,9 @@ func (c verbClass) kind() operations.Kind {
 	return ""
 }
 
+// reads reports whether the class reads: a read, a list or a search.
+func (c verbClass) reads() bool { return c.kind() == operations.KindRead }
+
 // verbLexicon maps a user's verb (lower-case surface form) to its class.
 // Operation verbs (the first word of an operation's name, e.g. "list" in
 // tickets.list) are classified with the same table.
@@ -274,10 +277,7 @@ type verbClassifier struct{ reversals bool }
 // of classifies an operation by the first verb word of its name (the
 // last id segment), falling back to its summary's first word and its kind.
 func (v verbClassifier) of(op *operations.Operation) verbClass {
-	name := op.ID
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
+	name := opName(op.ID)
 	if pathNamed(op, name) {
 		return v.http(op.HTTP)
 	}
@@ -306,6 +306,10 @@ func (v verbClassifier) of(op *operations.Operation) verbClass {
 	}
 	return c
 }
+
+// opName is the last segment of an operation id, its name ("list" of
+// helpdesk.tickets.list).
+func opName(id string) string { return id[strings.LastIndexByte(id, '.')+1:] }
 
 // pathNamed reports whether name was made from op's HTTP method and path
 // ("post_quotes_quote_cancel" for POST /v1/quotes/{quote}/cancel), as

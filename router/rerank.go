@@ -609,7 +609,7 @@ func contentCoverage(groups []group, mask uint64) float32 {
 // they were, in order; the operations move. An order ("Retrieves a list
 // of spaces") is left to the ranking: its verb may well be a POST's.
 func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit int, sc *scratch) {
-	if !sc.question || qverb != verbRead && qverb != verbList && qverb != verbSearch {
+	if !sc.question || !qverb.reads() {
 		return
 	}
 	n := min(len(hits), rerankPool)
@@ -634,9 +634,5 @@ func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit i
 // makesChange reports whether operation d changes something: it writes, and
 // its verb is not one that reads ("POST /search" reads).
 func (r *Router) makesChange(d uint32) bool {
-	switch r.verbs[d] {
-	case verbRead, verbList, verbSearch:
-		return false
-	}
-	return r.ops[d].Kind.IsWrite()
+	return !r.verbs[d].reads() && r.ops[d].Kind.IsWrite()
 }

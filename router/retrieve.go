@@ -851,7 +851,7 @@ func siftDown(h []hit, i int) {
 // and the boost of each operation looks its nouns up in one of them
 // (booster.scopeAgrees).
 func (r *Router) scopeRes(groups []group, qverb verbClass, buf *[3][]uint32) {
-	reads := qverb == verbRead || qverb == verbList || qverb == verbSearch
+	reads := qverb.reads()
 	for s := range buf {
 		buf[s] = buf[s][:0]
 	}
