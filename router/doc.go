@@ -171,10 +171,15 @@
 //     the run gate. After it, a question that reads ("what files are on
 //     ticket 19", "is support staffed on Saturday") has no operation that
 //     changes something before one that reads and matches as much of it
-//     (readsFirst; a POST whose verb reads, "/search", reads; ablation
-//     "reads-first"). Orders are left as ranked: a summary's "Retrieves
-//     a list of spaces" may be a POST's, and the corpus benchmark lost
-//     0.002 top-1 when they were not. The re-ranker orders its pool only, and a run also needs the
+//     (readsFirst; a POST whose verb or path action reads, "/search",
+//     "X-Amz-Target=Svc.GetApplication", reads; ablation "reads-first").
+//     An order that says a verb that reads ("show solved tickets") gets
+//     the same for operations whose name or path says the change they
+//     make (tickets.reopen; ablation "read-orders"); one that only its
+//     method calls a change keeps its place: a summary's "Retrieves a
+//     list of spaces" may be a POST's, and the corpus benchmark lost
+//     0.002 top-1 when every order moved them. The re-ranker orders its
+//     pool only, and a run also needs the
 //     leader's probability under the linear weights (the softmax of the
 //     pool, the quantity runProbability was set on) to reach
 //     runProbability.

@@ -21,6 +21,9 @@ import (
 type change struct {
 	class verbClass
 	act   uint32
+	// named: a word of the operation's name or path says the change
+	// (reopen, cancel), not only its HTTP method.
+	named bool
 }
 
 // made reports whether c, an operation's change, is the change e names.
@@ -102,13 +105,14 @@ func (r *Router) changeOf(op *operations.Operation, c verbClass) change {
 		return change{}
 	}
 	name := opName(op.ID)
-	verb := ""
+	verb, named := "", false
 	if h != nil && pathNamed(op, name) {
 		verb = segmentVerb(h.Path)
-		if verb == "" {
+		named = verb != ""
+		if !named {
 			verb = methodVerbs[h.Method]
-		} else if c == verbCreate && h.Method == "POST" {
-			c = verbLexicon[verb]
+		} else {
+			c = (verbClassifier{}).word(verb)
 		}
 	} else {
 		splitWords(name, func(w string) {
@@ -116,8 +120,9 @@ func (r *Router) changeOf(op *operations.Operation, c verbClass) change {
 				verb = w
 			}
 		})
+		named = (verbClassifier{}).word(verb) != verbNone
 	}
-	return change{class: c, act: r.act(verb)}
+	return change{class: c, act: r.act(verb), named: named}
 }
 
 // methodVerbs are the verbs an HTTP method says when its path says none.
@@ -126,10 +131,21 @@ var methodVerbs = map[string]string{"POST": "create", "PUT": "update", "PATCH": 
 // segmentVerb is the first word of the last literal segment of an HTTP
 // path that names an operation's action ("cancel" in
 // /jobs/{id}/cancel, "describe" in /#X-Amz-Target=Svc.DescribeModel),
-// or "".
+// or "". In a segment that names a call as service.method, the method's
+// verb is the action: "get", not the service's "deploy", in
+// /#X-Amz-Target=CodeDeploy_20141006.GetApplication.
 func segmentVerb(path string) string {
+	seg := pathNoun(path)
+	if i := strings.LastIndexByte(seg, '.'); i >= 0 && firstVerb(seg[i+1:]) != "" {
+		seg = seg[i+1:]
+	}
+	return firstVerb(seg)
+}
+
+// firstVerb is the first word of s that names an operation's action, or "".
+func firstVerb(s string) string {
 	verb := ""
-	splitWords(pathNoun(path), func(w string) {
+	splitWords(s, func(w string) {
 		if verb == "" && (verbClassifier{}).word(w) != verbNone {
 			verb = w
 		}

@@ -856,3 +856,37 @@ func TestAQuestionReadsBeforeItWrites(t *testing.T) {
 		"delete the file on ticket 19": "desk.attachments.delete",
 	})
 }
+
+// An order whose verb reads ("show solved tickets") is not answered by
+// an operation named for the change it makes when a read matches as
+// much: tickets.reopen says "solved tickets" ("Reopen a solved ticket")
+// as well as the list does. An order whose verb its nouns imply says no
+// verb that reads and keeps its ranking.
+func TestAnOrderThatReadsIsNotANamedChange(t *testing.T) {
+	ops := []*operations.Operation{
+		{ID: "desk.tickets.reopen", Summary: "Reopen a solved ticket.", Description: "A solved ticket is set back to open; solved tickets stay solved until reopened.", Kind: operations.KindWrite},
+		{ID: "desk.tickets.list", Summary: "List tickets by status: open, pending or solved.", Kind: operations.KindRead},
+		{ID: "desk.tickets.get", Summary: "Get one ticket.", Kind: operations.KindRead},
+	}
+	leadsOnlyWith(t, ops, "read-orders", map[string]string{
+		"show solved tickets": "desk.tickets.list",
+	})
+	expectFirst(t, New(ops, Options{}), map[string]string{
+		"reopen the solved ticket 4": "desk.tickets.reopen",
+	})
+	// A write only its method calls a change is not named for it; the
+	// method of a service.method call is its action, whatever the
+	// service's name says.
+	r := New([]*operations.Operation{
+		httpOp("api.post_spaces", "POST", "", "/spaces", operations.KindWrite),
+		httpOp("api.post_jobs_job_id_cancel", "POST", "", "/jobs/{job_id}/cancel", operations.KindWrite),
+		httpOp("api.post_x_amz_target_code_deploy_20141006_get_application", "POST", "", "/#X-Amz-Target=CodeDeploy_20141006.GetApplication", operations.KindWrite),
+	}, Options{})
+	for d, want := range []struct {
+		named, changes bool
+	}{{false, true}, {true, true}, {true, false}} {
+		if c := r.changes[d]; c.named != want.named || r.makesChange(uint32(d)) != want.changes {
+			t.Errorf("%s: named %v, makes a change %v; want %v, %v", r.ops[d].HTTP.Path, c.named, r.makesChange(uint32(d)), want.named, want.changes)
+		}
+	}
+}

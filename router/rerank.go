@@ -606,15 +606,23 @@ func contentCoverage(groups []group, mask uint64) float32 {
 // reads and matches as much of the request (contentCoverage): "what files
 // are on ticket 19" reads the ticket before it files one, "which tickets
 // are pending" lists them before it updates one. The scores stay where
-// they were, in order; the operations move. An order ("Retrieves a list
-// of spaces") is left to the ranking: its verb may well be a POST's.
+// they were, in order; the operations move.
+//
+// An order whose verb reads ("show solved tickets") gets the same for
+// the operations whose address names the change they make
+// (tickets.reopen, "Reopen a solved ticket", matched "solved tickets" as
+// well as the list did; POST /jobs/{id}/cancel). One that only its HTTP
+// method calls a change keeps its place: "Retrieves a list of spaces"
+// may well be a POST's summary. An order whose verb its nouns imply
+// ("ticket 27 to low priority") says no verb that reads.
 func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit int, sc *scratch) {
-	if !sc.question || !qverb.reads() {
+	orders := r.tu.readOrders && !sc.question && !sc.implied
+	if !qverb.reads() || !sc.question && !orders {
 		return
 	}
 	n := min(len(hits), rerankPool)
 	for i := 0; i < min(limit, n); i++ {
-		if !r.makesChange(hits[i].d) {
+		if !r.makesChange(hits[i].d) || !sc.question && !r.changes[hits[i].d].named {
 			continue
 		}
 		c := contentCoverage(groups, sc.mask[hits[i].d])
@@ -632,7 +640,8 @@ func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit i
 }
 
 // makesChange reports whether operation d changes something: it writes, and
-// its verb is not one that reads ("POST /search" reads).
+// neither its verb nor its path's action is one that reads ("POST
+// /search", "POST /#X-Amz-Target=CodeDeploy.GetApplication" read).
 func (r *Router) makesChange(d uint32) bool {
-	return !r.verbs[d].reads() && r.ops[d].Kind.IsWrite()
+	return !r.verbs[d].reads() && r.ops[d].Kind.IsWrite() && !r.changes[d].class.reads()
 }
