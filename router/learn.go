@@ -15,9 +15,10 @@ type LearnCase struct {
 	Ops     []*operations.Operation
 	Queries []Query
 	// Group names where the catalog comes from (its provider): Learn
-	// weighs each group's queries by one over the square root of their
-	// number, so that a provider with hundreds of catalogs in one house
-	// style does not teach its style as the way every API talks.
+	// weighs each group's queries by one over a power of their number
+	// (LearnOptions.GroupPower), so that a provider with hundreds of
+	// catalogs in one house style does not teach its style as the way
+	// every API talks.
 	Group string
 }
 
@@ -39,6 +40,10 @@ type LearnOptions struct {
 	// candidate with the rest of its pool (coverage_gap ... method_rel)
 	// at zero: the weights then read each candidate on its own.
 	PoolBlind bool
+	// GroupPower p weighs each query by 1/n^p, n the number of its
+	// group's queries: 0 (the zero value) weighs every query alike, 1
+	// every group alike, 0.5 a group by the square root of its size.
+	GroupPower float64
 }
 
 // Pools are what the re-ranker learns from: for each labelled query, the
@@ -125,7 +130,7 @@ func Learn(p *Pools, o LearnOptions) Weights {
 	}
 	var total float64
 	for i := range qs {
-		qs[i].weight = 1 / math.Sqrt(float64(perGroup[qs[i].group]))
+		qs[i].weight = math.Pow(float64(perGroup[qs[i].group]), -o.GroupPower)
 		total += qs[i].weight
 	}
 	// Parameters, flat: the linear weights, then per hidden unit its

