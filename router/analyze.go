@@ -188,6 +188,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// tickets": list, and open is a word to match).
 		vc := verbNone
 		pv := ""
+		opensToRead := false
 		if !r.opts.noVerbs && qverb == verbNone && (slot < 0 || i == slot) && !(r.tu.modifiers && i > 0 && modifies(words[i-1])) {
 			vc = verbLexicon[w]
 			if vc == verbNone && r.tu.reversals {
@@ -199,6 +200,14 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				// says starts summaries of one kind of method.
 				vc = learnedVerb(w)
 			}
+			if vc == verbCreate && w == "open" && r.tu.openSense {
+				if vc = openSense(words, i); vc == verbRead {
+					// "open ticket 42" is not about open tickets:
+					// the word means the operation verb, as "pull
+					// up" does.
+					pv, opensToRead = "get", true
+				}
+			}
 			for j := i + 1; j < len(words) && j <= i+1+maxParticleGap; j++ {
 				if p, ok := phrasalVerbs[w+" "+words[j]]; ok {
 					vc, pv = p.class, p.op
@@ -207,7 +216,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 			qverb = vc
 		}
-		if pv != "" && (isStopWord(w) || isQueryFiller(w)) {
+		if pv != "" && (isStopWord(w) || isQueryFiller(w) || opensToRead) {
 			// "get rid of", "pull up": the verb itself is a stop word or
 			// a filler; its meaning is the operation verb.
 			g := group{surface: w, verb: true, known: true, variants: sc.variantSpace()}
@@ -754,4 +763,36 @@ func (r *Router) wordKind(w string) uint8 {
 		return r.idx.kind(t)
 	}
 	return 0
+}
+
+// openSense is what "open" at words[i] asks, by its object: "open a
+// ticket" creates one; "open ticket 42" and "open the refunds article"
+// read one that exists; before a plural, "open" is the state of what is
+// listed ("open tickets for Bluefin", "open pull requests"), and the
+// request's nouns say its verb (verbNone). A bare singular ("open ticket
+// for the printer outage") creates, as a headline says it.
+func openSense(words []string, i int) verbClass {
+	j := i + 1
+	if j >= len(words) {
+		return verbCreate
+	}
+	switch words[j] {
+	case "a", "an", "new", "another":
+		return verbCreate
+	case "the", "this", "that", "my", "our", "your", "his", "her", "their", "its":
+		return verbRead
+	}
+	head := -1 // the object's last word before a stop word or a number
+	for k := j; k < len(words) && !isStopWord(words[k]) && !isNumber(words[k]); k++ {
+		head = k
+	}
+	switch {
+	case head < 0:
+		return verbCreate
+	case plural(words[head]) != words[head]:
+		return verbNone
+	case head+1 < len(words) && isNumber(words[head+1]):
+		return verbRead
+	}
+	return verbCreate
 }

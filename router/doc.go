@@ -206,7 +206,11 @@
 //     to ..." ask for a group's members, a word the request never says:
 //     the analysis adds it, at a synonym's weight and with no coverage,
 //     and reads the request as a list (asksWhoIsIn; ablation
-//     "who-is-in"). A singular noun with no
+//     "who-is-in"). "open" creates before an indefinite object ("open a
+//     ticket"), reads before a definite or numbered one ("open ticket
+//     42", "open the refunds article") and, before a plural, is the
+//     state of what is listed ("open tickets for Bluefin"; openSense,
+//     ablation "open-sense"). A singular noun with no
 //     identifier ("get the invoice") is one item in a read, update or
 //     delete and its collection in a create. A request that designates
 //     one item, by an identifier ("contact 12") or in words ("a specific

@@ -890,3 +890,33 @@ func TestAnOrderThatReadsIsNotANamedChange(t *testing.T) {
 		}
 	}
 }
+
+// "open" creates ("open a ticket"), reads one that exists ("open ticket
+// 42", "open the refunds article"), or, before a plural, is the state of
+// what is listed ("open tickets for Bluefin"): its object says which.
+// Before, every "open" created.
+func TestOpenSaysWhatItAsksByItsObject(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	leadsOnlyWith(t, reg.All(), "open-sense", map[string]string{
+		"open ticket 42":           "helpdesk.tickets.get",
+		"open kb article 3":        "helpdesk.kb.get",
+		"open tickets for Bluefin": "helpdesk.tickets.list",
+	})
+	r := New(reg.All(), Options{})
+	expectFirst(t, r, map[string]string{
+		"open a ticket for the printer outage": "helpdesk.tickets.create",
+		"open a new ticket":                    "helpdesk.tickets.create",
+	})
+	for q, want := range map[string]verbClass{
+		"open a ticket": verbCreate, "open ticket for the printer outage": verbCreate,
+		"open the refunds article": verbRead, "open ticket 42": verbRead,
+		"open pull requests": verbNone, "open": verbCreate,
+	} {
+		if got := openSense(strings.Fields(q), 0); got != want {
+			t.Errorf("%q: open reads as %v, want %v", q, got, want)
+		}
+	}
+}
