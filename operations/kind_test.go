@@ -37,3 +37,14 @@ func TestNamesRemoval(t *testing.T) {
 		}
 	}
 }
+
+func TestNamesRead(t *testing.T) {
+	for text, want := range map[string]bool{
+		"DescribeInstances": true, "GetObject": true, "batch_get_item": true, "ListQueues": true,
+		"CreateImage": false, "RunInstances": false, "ModifyVolume": false, "Getaway": false, "": false,
+	} {
+		if got := NamesRead(text); got != want {
+			t.Errorf("NamesRead(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 // catalogFormat changes whenever the Catalog layout or the way it is built
 // changes; cached catalogs of another format are rebuilt.
-const catalogFormat = 7
+const catalogFormat = 8
 
 // Catalog is the parsed form of one OpenAPI document: everything needed to
 // register and run its operations, and nothing else. It is plain data, safe

@@ -712,9 +712,15 @@ func MethodKind(method string) operations.Kind {
 // its path's last literal segment (".../actions/delete",
 // "/v1/{name}:purge", "/#Action=DeleteSubnet") or its summary ("Deletes
 // the task file"). RPC-style APIs remove with POST, AWS's query APIs with
-// GET. Raising is the safe error: a call that removes nothing previews
-// once more than it needed. A spec may raise the floor further
-// (x-intentsrv-kind) but not lower it; only an operator's overlay may.
+// GET. A read whose path names an RPC action ("/#Action=CreateImage",
+// "/?Action=RunInstances": AWS's query APIs serve every action by GET as
+// well as POST) reads only when the action's verb does (operations.NamesRead:
+// Describe, Get, List, ...); any other is a write, so that a read-only
+// server does not create an image through its GET. Raising is the safe
+// error: a call that removes nothing previews once more than it needed,
+// and a read taken for a write waits for the operator to allow writes. A
+// spec may raise the floor further (x-intentsrv-kind) but not lower it;
+// only an operator's overlay may.
 func KindFloor(method, name, path, summary string) operations.Kind {
 	kind := MethodKind(method)
 	if kind == operations.KindDestructive {
@@ -723,7 +729,33 @@ func KindFloor(method, name, path, summary string) operations.Kind {
 	if operations.NamesRemoval(name) || operations.NamesRemoval(lastLiteral(path)) || operations.NamesRemoval(summary) {
 		return operations.KindDestructive
 	}
+	if action := rpcAction(path); kind == operations.KindRead && action != "" && !operations.NamesRead(action) {
+		return operations.KindWrite
+	}
 	return kind
+}
+
+// rpcAction is the action a path's fragment or query names
+// ("CreateImage" of "/#Action=CreateImage", "DeleteBucket" of
+// "/#X-Amz-Target=S3.DeleteBucket"), or "".
+func rpcAction(path string) string {
+	seg := path[strings.LastIndexByte(path, '/')+1:]
+	i := strings.IndexAny(seg, "#?")
+	if i < 0 {
+		return ""
+	}
+	for _, kv := range strings.Split(seg[i+1:], "&") {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok || !strings.EqualFold(key, "Action") && !strings.EqualFold(key, "X-Amz-Target") {
+			continue
+		}
+		value = value[strings.LastIndexByte(value, '.')+1:]
+		if value == "" || strings.ContainsAny(value, "{}") {
+			return ""
+		}
+		return value
+	}
+	return ""
 }
 
 // lastLiteral returns the path's last segment when it is not a

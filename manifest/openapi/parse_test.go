@@ -421,3 +421,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// AWS's query APIs serve every action by GET as well as POST: a GET whose
+// path names an action that does not read is a write, so that a read-only
+// server does not create an image through "GET /#Action=CreateImage". A
+// removal stays destructive, a read action and a plain GET stay reads.
+func TestKindFloorOfAGETReadsWhatItsActionSays(t *testing.T) {
+	for _, c := range []struct {
+		method, path string
+		want         operations.Kind
+	}{
+		{"GET", "/#Action=CreateImage", operations.KindWrite},
+		{"GET", "/?Action=RunInstances&Version=2016-11-15", operations.KindWrite},
+		{"GET", "/#Action=ModifyVolume", operations.KindWrite},
+		{"GET", "/#Action=DescribeImages", operations.KindRead},
+		{"GET", "/?Version=2016-11-15&Action=ListQueues", operations.KindRead},
+		{"GET", "/#Action=BatchGetItem", operations.KindRead},
+		{"GET", "/#X-Amz-Target=DynamoDB_20120810.GetItem", operations.KindRead},
+		{"GET", "/#Action=DeleteSubnet", operations.KindDestructive},
+		{"GET", "/users/{id}", operations.KindRead},
+		{"GET", "/search?q={q}", operations.KindRead},
+		{"POST", "/#Action=DescribeImages", operations.KindWrite},
+	} {
+		if got := KindFloor(c.method, "", c.path, ""); got != c.want {
+			t.Errorf("%s %s: %s, want %s", c.method, c.path, got, c.want)
+		}
+	}
+}
