@@ -149,7 +149,8 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	splitWordsParts(intent, false, func(w string) { words = append(words, w) })
 	sc.names = properNames(intent, sc.names[:0])
 	sc.words = words
-	sc.question = asksToKnow(words) || len(words) > 0 && whWords[words[0]]
+	knows := asksToKnow(words)
+	sc.question = knows || len(words) > 0 && whWords[words[0]]
 	groups = sc.groups[:0]
 	sc.variants = sc.variants[:0]
 	seen := func(t uint32) int {
@@ -160,7 +161,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		}
 		return -1
 	}
-	if !r.opts.noVerbs && r.tu.questions && asksToKnow(words) {
+	if !r.opts.noVerbs && r.tu.questions && knows {
 		// "is issue 5 open", "did the build fail", "how many repos did I
 		// star": a question about state reads, whatever verbs it holds;
 		// they are words to match, not the action.

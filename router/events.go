@@ -55,11 +55,8 @@ func (r *Router) past(w string) change {
 	}
 	var e change
 	for _, b := range bases {
-		switch c := verbLexicon[b]; c {
-		case verbCreate, verbUpdate, verbDelete, verbRun:
+		if c := verbLexicon[b]; c.kind().IsWrite() {
 			e.class = c
-		}
-		if e.class != verbNone {
 			break
 		}
 	}
