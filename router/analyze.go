@@ -195,10 +195,12 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			if vc == verbNone && r.tu.reversals {
 				vc = reversedVerb(w)
 			}
-			if vc == verbNone && i == 0 && r.tu.learnedVerbs {
+			if vc == verbNone && i == 0 && r.tu.learnedVerbs && !(r.tu.titleVerbs && r.namesCollection(w) && verbLast(words)) {
 				// The first word in the third person ("Creates a
 				// webhook", "Uninstalls a plugin") or one the corpus
-				// says starts summaries of one kind of method.
+				// says starts summaries of one kind of method. Not a
+				// collection of the catalog before a title's verb
+				// ("Tags List", "Domains Create"): that is its noun.
 				vc = learnedVerb(w)
 			}
 			if vc == verbCreate && w == "open" && r.tu.openSense {
@@ -764,6 +766,15 @@ func (r *Router) wordKind(w string) uint8 {
 		return r.idx.kind(t)
 	}
 	return 0
+}
+
+// verbLast reports whether words end in a verb the way titles do ("Tags
+// List", "Domain Records Create"): a verb of the lexicon after a word that
+// is neither a determiner nor a stop word ("add to the list" ends in a
+// noun).
+func verbLast(words []string) bool {
+	n := len(words)
+	return n >= 2 && verbLexicon[words[n-1]] != verbNone && !determines(words[n-2]) && !isStopWord(words[n-2])
 }
 
 // openSense is what "open" at words[i] asks, by its object: "open a

@@ -210,7 +210,11 @@
 //     ticket"), reads before a definite or numbered one ("open ticket
 //     42", "open the refunds article") and, before a plural, is the
 //     state of what is listed ("open tickets for Bluefin"; openSense,
-//     ablation "open-sense"). A singular noun with no
+//     ablation "open-sense"). A title names its collection before its
+//     verb ("Tags List", "Domains Create"): a first word the catalog has
+//     a collection of is not read as a verb in the third person ("tags")
+//     when the request ends in a verb (verbLast; ablation "title-verbs").
+//     A singular noun with no
 //     identifier ("get the invoice") is one item in a read, update or
 //     delete and its collection in a create. A request that designates
 //     one item, by an identifier ("contact 12") or in words ("a specific

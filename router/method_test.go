@@ -920,3 +920,37 @@ func TestOpenSaysWhatItAsksByItsObject(t *testing.T) {
 		}
 	}
 }
+
+// A title names its collection, then the verb ("Tags List", "Domains
+// Create"): the first word is the noun, although "tags" read as a verb in
+// the third person would tag something.
+func TestATitleNamesItsNounBeforeItsVerb(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("api.tags.get_tags", "GET", "Tags are labels on the objects of an account. This endpoint returns a paginated list of Tags.", "/tags", operations.KindRead),
+		httpOp("api.tags.post_tags", "POST", "Creates a new Tag and optionally tags requested objects with it.", "/tags", operations.KindWrite),
+		httpOp("api.tags.get_tags_label", "GET", "Returns a paginated list of all objects you've tagged with the requested Tag.", "/tags/{label}", operations.KindRead),
+		httpOp("api.tags.delete_tags_label", "DELETE", "Remove a Tag from all objects and delete it.", "/tags/{label}", operations.KindDestructive),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"title-verbs"}})
+	for q, want := range map[string]operations.Kind{"Tags List": operations.KindRead, "Tags Create": operations.KindWrite} {
+		if got := on.Search(q, Filter{}, 5).Verb; got != want {
+			t.Errorf("%q asks to %s, want %s", q, got, want)
+		}
+	}
+	// Without the rule "Tags" is the verb: a read taken as a write,
+	// which a read-only server refuses.
+	if got := off.Search("Tags List", Filter{}, 5).Verb; got != operations.KindWrite {
+		t.Errorf(`"Tags List" with title-verbs off asks to %s: the test does not test the rule`, got)
+	}
+	expectFirst(t, on, map[string]string{
+		"Tags List":   "api.tags.get_tags",
+		"Tags Create": "api.tags.post_tags",
+	})
+	for q, want := range map[string]bool{
+		"Tags List": true, "Domain Records Create": true, "add it to the list": false, "Gets a list": false, "List": false,
+	} {
+		if got := verbLast(strings.Fields(strings.ToLower(q))); got != want {
+			t.Errorf("%q: ends in a title's verb %v, want %v", q, got, want)
+		}
+	}
+}
