@@ -67,13 +67,19 @@
 //     ("ticket 42") reads one thing, a plural noun ("open tickets") lists.
 //   - An operation's own verb comes from the first verb of its name; a
 //     name generated from method and path ("post_quotes_quote_cancel")
-//     takes it from them instead (httpVerb): an action segment's first
-//     verb, GET on an item or a singular resource reads, on a plural one
-//     lists, POST creates in a collection and updates an item. A verb the
-//     lexicon does not know that is un-, dis- or de- before one that
-//     creates or changes something removes it (reversedVerb: "untag",
-//     "disassociate", "deregister", and in the third person, "Untags"), on
-//     both sides (ablation "reversals").
+//     takes it from them instead (verbClassifier.http): an action
+//     segment's first verb, GET on an item or a singular resource reads,
+//     on a plural one lists, POST creates in a collection and updates an
+//     item. A path that names a call RPC style
+//     ("/#Action=DescribeInstances",
+//     "/#X-Amz-Target=CodeDeploy_20141006.GetApplication") takes the
+//     call's verb, a read's included, whatever the method, and of a call
+//     named service.method the method's, not the service's ("deploy")
+//     (callName; ablation "rpc-calls"). A verb the lexicon does not know
+//     that is un-, dis- or de- before one that creates or changes
+//     something removes it (reversedVerb: "untag", "disassociate",
+//     "deregister", and in the third person, "Untags"), on both sides
+//     (ablation "reversals").
 //   - Words indexed beside the catalog's own (alsoWords): a reversal also
 //     says the verb it undoes ("untag" → tag, so "remove the tags" meets
 //     untag_resource, and the verb tells it from tag_resource; a request's

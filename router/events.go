@@ -129,15 +129,28 @@ var methodVerbs = map[string]string{"POST": "create", "PUT": "update", "PATCH": 
 // segmentVerb is the first word of the last literal segment of an HTTP
 // path that names an operation's action ("cancel" in
 // /jobs/{id}/cancel, "describe" in /#X-Amz-Target=Svc.DescribeModel),
-// or "". In a segment that names a call as service.method, the method's
-// verb is the action: "get", not the service's "deploy", in
-// /#X-Amz-Target=CodeDeploy_20141006.GetApplication.
+// or "", read off the call the segment names (callName).
 func segmentVerb(path string) string {
-	seg := pathNoun(path)
-	if i := strings.LastIndexByte(seg, '.'); i >= 0 && firstVerb(seg[i+1:]) != "" {
-		seg = seg[i+1:]
+	name, _ := callName(pathNoun(path))
+	return firstVerb(name)
+}
+
+// callName returns the part of a path's last literal segment that names
+// its action, and whether the segment names a call, RPC style: the value
+// of a key ("DescribeInstances" of "#Action=DescribeInstances") and of
+// that, in a call named service.method, the method: "GetApplication", not
+// the service "CodeDeploy" whose name holds a verb too, of
+// "#X-Amz-Target=CodeDeploy_20141006.GetApplication". Any other segment is
+// its own name ("cancel", "send_invoice").
+func callName(seg string) (string, bool) {
+	call := false
+	if i := strings.LastIndexByte(seg, '='); i >= 0 {
+		seg, call = seg[i+1:], true
 	}
-	return firstVerb(seg)
+	if i := strings.LastIndexByte(seg, '.'); i >= 0 && firstVerb(seg[i+1:]) != "" {
+		return seg[i+1:], true
+	}
+	return seg, call
 }
 
 // firstVerb is the first word of s that names an operation's action, or "".

@@ -272,7 +272,10 @@ func normPhrase(p string) string {
 
 // verbClassifier classifies operations by their verbs. reversals turns on
 // reversedVerb for words the lexicon does not know (ablation "reversals").
-type verbClassifier struct{ reversals bool }
+type verbClassifier struct {
+	reversals bool
+	calls     bool // a path's call name says its verb (callName)
+}
 
 // of classifies an operation by the first verb word of its name (the
 // last id segment), falling back to its summary's first word and its kind.
@@ -335,7 +338,7 @@ func pathNamed(op *operations.Operation, name string) bool {
 	return ok && n > 0
 }
 
-// httpVerb classifies an operation by its method and the shape of its
+// http classifies an operation by its method and the shape of its
 // path: an action segment names the action (POST /quotes/{quote}/cancel);
 // GET reads one item (/customers/{customer}, /balance) or lists a plural
 // collection (/customers); POST creates in a collection and updates an
@@ -347,13 +350,28 @@ func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 	noun := pathNoun(p)
 	if !item && noun != "" {
 		// The segment's first verb names the action ("cancel",
-		// "send_invoice", "X-Amz-Target=Svc.UntagResource").
+		// "send_invoice", "X-Amz-Target=Svc.UntagResource"). A read
+		// word in a REST segment leaves read or list to the method; a
+		// call's name says it whatever the method
+		// ("X-Amz-Target=Svc.GetApplication" is sent by POST).
+		name, call := noun, false
+		if v.calls {
+			name, call = callName(noun)
+		}
 		var c verbClass
-		splitWords(noun, func(w string) {
+		splitWords(name, func(w string) {
 			if c == verbNone {
 				c = v.word(w)
 			}
 		})
+		if c == verbRead && call {
+			// As GET does, by the call's object: GetApplication
+			// reads, DescribeInstances lists.
+			if plural(name) != name {
+				return verbList
+			}
+			return verbRead
+		}
 		if c != verbNone && c != verbRead {
 			return c // cancel, search, send, ...
 		}

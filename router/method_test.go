@@ -299,9 +299,28 @@ func TestPathNamedOperations(t *testing.T) {
 		{"POST", "/v1/customers/{customer}/send_invoice", verbRun},
 		{"POST", "/#X-Amz-Target=Svc.UntagResource", verbDelete},
 		{"POST", "/#X-Amz-Target=Svc.DisassociateMember", verbDelete},
+		// A call's name says its verb whatever the method, read
+		// included; a service's name is not the call's.
+		{"POST", "/#X-Amz-Target=CodeDeploy_20141006.GetApplication", verbRead},
+		{"POST", "/#X-Amz-Target=CodeDeploy_20141006.CreateDeployment", verbCreate},
+		{"POST", "/#Action=DescribeInstances", verbList},
+		{"GET", "/#Action=DescribeInstances", verbList},
+		{"POST", "/#Action=DescribeAddress", verbRead},
+		{"POST", "/#X-Amz-Target=Svc.ListThings", verbList},
 	} {
-		if got := (verbClassifier{reversals: true}).of(op(c.method, c.path)); got != c.want {
+		if got := (verbClassifier{reversals: true, calls: true}).of(op(c.method, c.path)); got != c.want {
 			t.Errorf("%s %s: verb %v, want %v", c.method, c.path, got, c.want)
+		}
+	}
+	// Without call names (ablation "rpc-calls"), the service's verb
+	// was the action and a read sent by POST a create.
+	for path, want := range map[string]verbClass{
+		"/#X-Amz-Target=CodeDeploy_20141006.GetApplication": verbRun,
+		"/#Action=DescribeInstances":                        verbCreate,
+		"/#X-Amz-Target=Svc.DescribeModel":                  verbCreate,
+	} {
+		if got := (verbClassifier{reversals: true}).of(op("POST", path)); got != want {
+			t.Errorf("POST %s without call names: verb %v, want %v", path, got, want)
 		}
 	}
 	// A hand-written name keeps its own verb.
