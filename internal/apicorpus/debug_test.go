@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/intentsrv/intentsrv/operations"
 	"github.com/intentsrv/intentsrv/router"
 )
 
 // TestDebugCase prints the ranking of the queries in APICORPUS_Q (separated
 // by "|") over the withheld catalog of the API file APICORPUS_FILE, for
-// diagnosing the benchmark by hand.
+// diagnosing the benchmark by hand. With APICORPUS_READS set it routes
+// among reads only, as intent-only ask does on a read-only server.
 func TestDebugCase(t *testing.T) {
 	file, qs := os.Getenv("APICORPUS_FILE"), os.Getenv("APICORPUS_Q")
 	if file == "" || qs == "" {
@@ -29,7 +31,11 @@ func TestDebugCase(t *testing.T) {
 	}
 	r := router.New(c.Ops, router.Options{Ablate: ablate})
 	for _, q := range strings.Split(qs, "|") {
-		res := r.Search(q, router.Filter{}, 5)
+		f := router.Filter{}
+		if os.Getenv("APICORPUS_READS") != "" {
+			f.Kinds = []operations.Kind{operations.KindRead}
+		}
+		res := r.Search(q, f, 5)
 		fmt.Printf("%q → %s verb=%q\n", q, res.Decision, res.Verb)
 		for _, c := range res.Candidates {
 			fmt.Printf("   %-60s %6.2f conf %.2f %v %v\n", c.Op.ID, c.Score, c.Confidence, c.Matched, c.Fields)
