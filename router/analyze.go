@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // The analyze stage: an intent becomes groups of terms (a word and every
@@ -142,6 +143,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	ix := r.idx
 	sc.items = itemNouns(intent, sc.items[:0])
 	sc.slug = r.tu.slugBoost > 0 && hasSlug(intent, func(w string) bool { _, ok := ix.stemTerm(w); return ok })
+	raw := intent
 	if r.tu.values {
 		intent = maskValues(intent)
 	}
@@ -204,11 +206,14 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				vc = learnedVerb(w)
 			}
 			if vc == verbCreate && w == "open" && r.tu.openSense {
-				if vc = openSense(words, i); vc == verbRead {
+				if vc = openSense(words, i); vc == verbRead || opensAValue(raw) {
 					// "open ticket 42" is not about open tickets:
 					// the word means the operation verb, as "pull
-					// up" does.
-					pv, opensToRead = "get", true
+					// up" does; a file is read.
+					vc, pv, opensToRead = verbRead, "get", true
+					if r.tu.fileNames && namesAFile(raw) {
+						pv = "read"
+					}
 				}
 			}
 			for j := i + 1; j < len(words) && j <= i+1+maxParticleGap; j++ {
@@ -435,6 +440,17 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		}
 		if qverb == verbRead {
 			qverb = verbList
+		}
+	}
+	if r.tu.fileNames && len(groups) < maxGroups && namesAFile(raw) && !slices.Contains(words, "file") && !slices.Contains(words, "files") {
+		// "open config.yaml", "move old.txt to new.txt": a name with
+		// an extension is a file's, a word the request does not say
+		// (the name itself is a value, masked out of its words). Like
+		// a synonym it finds and ranks, and adds no coverage.
+		g := group{surface: "file", known: true, variants: sc.variantSpace()}
+		r.addPhrase(&g, "file", r.tu.syn)
+		if len(g.variants) > 0 {
+			groups = append(groups, g)
 		}
 	}
 	sc.implied = false
@@ -775,6 +791,35 @@ func (r *Router) wordKind(w string) uint8 {
 func verbLast(words []string) bool {
 	n := len(words)
 	return n >= 2 && verbLexicon[words[n-1]] != verbNone && !determines(words[n-2]) && !isStopWord(words[n-2])
+}
+
+// opensAValue reports whether the word after the first "open" of intent
+// is a value: a file name ("open config.yaml", "open README.md"), a URL,
+// a number. What a value names exists, so "open" reads it; the analysis
+// masks values out of its words, so openSense cannot see them.
+func opensAValue(intent string) bool {
+	next := false
+	for f := range strings.FieldsSeq(intent) {
+		f = trimPunct(strings.Trim(f, "'\"`("))
+		if next {
+			return isValueToken(f) || isFileName(f) || isNumber(f)
+		}
+		next = strings.EqualFold(f, "open")
+	}
+	return false
+}
+
+// namesAFile reports whether a word of intent is a file's name: a name
+// with an extension ("config.yaml", "README.md"), not a URL nor a
+// version ("3.0.x").
+func namesAFile(intent string) bool {
+	for f := range strings.FieldsSeq(intent) {
+		f = trimPunct(strings.Trim(f, "'\"`("))
+		if isFileName(f) && !strings.Contains(f, "://") && strings.ContainsFunc(f[:strings.LastIndexByte(f, '.')], unicode.IsLetter) {
+			return true
+		}
+	}
+	return false
 }
 
 // openSense is what "open" at words[i] asks, by its object: "open a

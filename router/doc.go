@@ -216,7 +216,12 @@
 //     ticket"), reads before a definite or numbered one ("open ticket
 //     42", "open the refunds article") and, before a plural, is the
 //     state of what is listed ("open tickets for Bluefin"; openSense,
-//     ablation "open-sense"). A title names its collection before its
+//     ablation "open-sense"); before a value ("open config.yaml", "open
+//     https://..."), which names a thing that exists, it reads
+//     (opensAValue). A name with an extension ("README.md") is a file's:
+//     the request meets the catalog's "file" at a synonym's weight, with
+//     no coverage, and "open" it reads the file (namesAFile; ablation
+//     "file-names"). A title names its collection before its
 //     verb ("Tags List", "Domains Create"): a first word the catalog has
 //     a collection of is not read as a verb in the third person ("tags")
 //     when the request ends in a verb (verbLast; ablation "title-verbs").

@@ -929,6 +929,24 @@ func TestOpenSaysWhatItAsksByItsObject(t *testing.T) {
 		"open a ticket for the printer outage": "helpdesk.tickets.create",
 		"open a new ticket":                    "helpdesk.tickets.create",
 	})
+	// What a value names exists: "open" a file by its name reads it.
+	files := []*operations.Operation{
+		{ID: "files.read_text_file", Summary: "Read the complete contents of a file as text.", Kind: operations.KindRead},
+		{ID: "files.write_file", Summary: "Create a new file or completely overwrite an existing file with new content.", Kind: operations.KindWrite},
+		{ID: "files.list_directory", Summary: "Get a detailed listing of all files and directories in a specified path.", Kind: operations.KindRead},
+	}
+	leadsOnlyWith(t, files, "open-sense", map[string]string{
+		"open config.yaml": "files.read_text_file",
+		"open README.md":   "files.read_text_file",
+	})
+	for q, want := range map[string]bool{
+		"open config.yaml and main.go together": true, "Open 'README.md'": true, "open https://example.com/a": true,
+		"open a file called notes.txt": false, "open": false, "reopen x.md": false,
+	} {
+		if got := opensAValue(q); got != want {
+			t.Errorf("%q opens a value: %v, want %v", q, got, want)
+		}
+	}
 	for q, want := range map[string]verbClass{
 		"open a ticket": verbCreate, "open ticket for the printer outage": verbCreate,
 		"open the refunds article": verbRead, "open ticket 42": verbRead,
@@ -970,6 +988,33 @@ func TestATitleNamesItsNounBeforeItsVerb(t *testing.T) {
 	} {
 		if got := verbLast(strings.Fields(strings.ToLower(q))); got != want {
 			t.Errorf("%q: ends in a title's verb %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A name with an extension is a file's, a word the request does not say
+// (the name is a value, masked out of the request's words), and "open"
+// reads a file: "open notes.txt" asks for its contents. A version
+// ("3.0.x") is no file.
+func TestAFileNameNamesAFile(t *testing.T) {
+	ops := []*operations.Operation{
+		{ID: "files.list_directory", Description: "Get a detailed listing of all files and directories in a specified path."},
+		{ID: "files.read_text_file", Description: "Read the complete contents of a file as text."},
+		{ID: "files.get_file_info", Description: "Retrieve detailed metadata about a file or directory."},
+	}
+	leadsOnlyWith(t, ops, "file-names", map[string]string{
+		"open notes.txt": "files.read_text_file",
+	})
+	// A request of a shell word and a file name met nothing before.
+	if got := candidateIDs(New(ops, Options{}).Search("cat README.md", Filter{}, 5)); !slices.Contains(got, "files.read_text_file") {
+		t.Errorf(`"cat README.md": %v, want the file tools`, got)
+	}
+	for q, want := range map[string]bool{
+		"cat README.md": true, "open 'config.yaml'": true, "Validate an OpenAPI 3.0.x definition": false,
+		"fetch https://example.com/a.html": false, "read the file": false,
+	} {
+		if got := namesAFile(q); got != want {
+			t.Errorf("%q names a file: %v, want %v", q, got, want)
 		}
 	}
 }
