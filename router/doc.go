@@ -189,50 +189,49 @@
 //     leader's probability under the linear weights (the softmax of the
 //     pool, the quantity runProbability was set on) to reach
 //     runProbability.
-//   - Questions about state ("is issue 5 open", "did the build fail")
-//     read whatever verbs they hold (asksToKnow). After a request marker
-//     ("can you", "could you", "please") the action is the word in the
-//     verb's place (verbSlot): "I'm writing an article; can you list the
+//   - Questions about state ("is issue 5 open", "did the build fail") read
+//     whatever verbs they hold (asksToKnow). After a request marker ("can
+//     you", "could you", "please") the action is the word in the verb's
+//     place (verbSlot): "I'm writing an article; can you list the
 //     continents" lists. A word after a determiner or a preposition is
 //     part of a noun phrase, never the action (modifies: "any new
 //     tickets", "count of new tickets"). A word in the action's place
-//     before a determiner is a verb, whether the lexicon knows it or
-//     not ("Applies the specified tags", "suspend the account", "Stops
-//     the import job"): it says neither one item nor many, and the
-//     request's action is that verb, not a read or a list its nouns
-//     would imply (ablation "unknown-verbs"). In a request to read, a
-//     past participle of a verb of change ("who deleted ticket 12",
-//     "list closed issues", "show deactivated users") says what happened
-//     to what is read: it does not meet the operations that make that
-//     change, by the lexicon's class of the verb or by the catalog's own
-//     action verb ("deactivate"), and it still meets the ones that read
-//     (a GET makes no change, whatever its path says); "can be deleted"
-//     asks about the delete (events.go; ablation "event-words"). "Who
-//     is in the golang org", "who's on the platform team", "who belongs
-//     to ..." ask for a group's members, a word the request never says:
-//     the analysis adds it, at a synonym's weight and with no coverage,
-//     and reads the request as a list (asksWhoIsIn; ablation
-//     "who-is-in"). "open" creates before an indefinite object ("open a
-//     ticket"), reads before a definite or numbered one ("open ticket
-//     42", "open the refunds article") and, before a plural, is the
-//     state of what is listed ("open tickets for Bluefin"; openSense,
-//     ablation "open-sense"); before a value ("open config.yaml", "open
-//     https://..."), which names a thing that exists, it reads
-//     (opensAValue). A name with an extension ("README.md") is a file's:
-//     the request meets the catalog's "file" at a synonym's weight, with
-//     no coverage, and "open" it reads the file (namesAFile; ablation
-//     "file-names"). A title names its collection before its
-//     verb ("Tags List", "Domains Create"): a first word the catalog has
-//     a collection of is not read as a verb in the third person ("tags")
-//     when the request ends in a verb (verbLast; ablation "title-verbs").
-//     A singular noun with no
-//     identifier ("get the invoice") is one item in a read, update or
-//     delete and its collection in a create. A request that designates
-//     one item, by an identifier ("contact 12") or in words ("a specific
-//     contact", "block by id", "by its unique identifier"; designation),
-//     says so more strongly than a singular noun: the re-ranker reads it
-//     as features of its own (item_designated, collection_designated;
-//     ablation "designation").
+//     before a determiner is a verb, whether the lexicon knows it or not
+//     ("Applies the specified tags", "suspend the account", "Stops the
+//     import job"): it says neither one item nor many, and the request's
+//     action is that verb, not a read or a list its nouns would imply
+//     (ablation "unknown-verbs"). In a request to read, a past participle
+//     of a verb of change ("who deleted ticket 12", "list closed issues",
+//     "show deactivated users") says what happened to what is read: it
+//     does not meet the operations that make that change, by the lexicon's
+//     class of the verb or by the catalog's own action verb
+//     ("deactivate"), and it still meets the ones that read (a GET makes
+//     no change, whatever its path says); "can be deleted" asks about the
+//     delete (events.go; ablation "event-words"). "Who is in the golang
+//     org", "who's on the platform team", "who belongs to ..." ask for a
+//     group's members, a word the request never says: the analysis adds
+//     it, at a synonym's weight and with no coverage, and reads the
+//     request as a list (asksWhoIsIn; ablation "who-is-in"). "open"
+//     creates before an indefinite object ("open a ticket"), reads before
+//     a definite or numbered one ("open ticket 42", "open the refunds
+//     article") and, before a plural, is the state of what is listed
+//     ("open tickets for Bluefin"; openSense, ablation "open-sense");
+//     before a value ("open config.yaml", "open https://..."), which names
+//     a thing that exists, it reads (opensAValue). A name with an
+//     extension ("README.md") is a file's: the request meets the catalog's
+//     "file" at a synonym's weight, with no coverage, and "open" it reads
+//     the file (namesAFile; ablation "file-names"). A title names its
+//     collection before its verb ("Tags List", "Domains Create"): a first
+//     word the catalog has a collection of is not read as a verb in the
+//     third person ("tags") when the request ends in a verb (verbLast;
+//     ablation "title-verbs"). A singular noun with no identifier ("get
+//     the invoice") is one item in a read, update or delete and its
+//     collection in a create. A request that designates one item, by an
+//     identifier ("contact 12") or in words ("a specific contact", "block
+//     by id", "by its unique identifier"; designation), says so more
+//     strongly than a singular noun: the re-ranker reads it as features of
+//     its own (item_designated, collection_designated; ablation
+//     "designation").
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
 //     are not exact ids, and Suggest, use edit distance and
 //     github.com/sahilm/fuzzy subsequence matching over ids and aliases.
