@@ -143,6 +143,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	ix := r.idx
 	sc.items = itemNouns(intent, sc.items[:0])
 	sc.slug = r.tu.slugBoost > 0 && hasSlug(intent, func(w string) bool { _, ok := ix.stemTerm(w); return ok })
+	// A file named in the request (namesAFile), read before values are
+	// masked out of it.
+	file := r.tu.fileNames && namesAFile(intent)
 	raw := intent
 	if r.tu.values {
 		intent = maskValues(intent)
@@ -211,7 +214,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 					// the word means the operation verb, as "pull
 					// up" does; a file is read.
 					vc, pv, opensToRead = verbRead, "get", true
-					if r.tu.fileNames && namesAFile(raw) {
+					if file {
 						pv = "read"
 					}
 				}
@@ -442,7 +445,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			qverb = verbList
 		}
 	}
-	if r.tu.fileNames && len(groups) < maxGroups && namesAFile(raw) && !slices.Contains(words, "file") && !slices.Contains(words, "files") {
+	if file && len(groups) < maxGroups && !slices.Contains(words, "file") && !slices.Contains(words, "files") {
 		// "open config.yaml", "move old.txt to new.txt": a name with
 		// an extension is a file's, a word the request does not say
 		// (the name itself is a value, masked out of its words). Like

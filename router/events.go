@@ -105,12 +105,13 @@ func (r *Router) changeOf(op *operations.Operation, c verbClass) change {
 	name := opName(op.ID)
 	verb, named := "", false
 	if h != nil && pathNamed(op, name) {
-		verb = segmentVerb(h.Path)
+		var said verbClass
+		verb, said = segmentVerb(h.Path)
 		named = verb != ""
 		if !named {
 			verb = methodVerbs[h.Method]
 		} else {
-			c = (verbClassifier{}).word(verb)
+			c = said
 		}
 	} else {
 		splitWords(name, func(w string) {
@@ -129,10 +130,10 @@ var methodVerbs = map[string]string{"POST": "create", "PUT": "update", "PATCH": 
 // segmentVerb is the first word of the last literal segment of an HTTP
 // path that names an operation's action ("cancel" in
 // /jobs/{id}/cancel, "describe" in /#X-Amz-Target=Svc.DescribeModel),
-// or "", read off the call the segment names (callName).
-func segmentVerb(path string) string {
+// and its class, or "", read off the call the segment names (callName).
+func segmentVerb(path string) (string, verbClass) {
 	name, _ := callName(pathNoun(path))
-	return firstVerb(name)
+	return verbClassifier{}.firstVerb(name)
 }
 
 // callName returns the part of a path's last literal segment that names
@@ -147,19 +148,10 @@ func callName(seg string) (string, bool) {
 	if i := strings.LastIndexByte(seg, '='); i >= 0 {
 		seg, call = seg[i+1:], true
 	}
-	if i := strings.LastIndexByte(seg, '.'); i >= 0 && firstVerb(seg[i+1:]) != "" {
-		return seg[i+1:], true
+	if i := strings.LastIndexByte(seg, '.'); i >= 0 {
+		if verb, _ := (verbClassifier{}).firstVerb(seg[i+1:]); verb != "" {
+			return seg[i+1:], true
+		}
 	}
 	return seg, call
-}
-
-// firstVerb is the first word of s that names an operation's action, or "".
-func firstVerb(s string) string {
-	verb := ""
-	splitWords(s, func(w string) {
-		if verb == "" && (verbClassifier{}).word(w) != verbNone {
-			verb = w
-		}
-	})
-	return verb
 }

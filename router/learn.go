@@ -22,7 +22,8 @@ type LearnCase struct {
 	Group string
 }
 
-// LearnOptions tune Learn. The zero value uses the defaults.
+// LearnOptions tune Learn. The zero value uses the defaults, and weighs
+// every query alike (GroupPower 0; cmd/vecgen fits with 0.5).
 type LearnOptions struct {
 	// Epochs of full-batch gradient descent (default 300).
 	Epochs int

@@ -358,12 +358,7 @@ func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 		if v.calls {
 			name, call = callName(noun)
 		}
-		var c verbClass
-		splitWords(name, func(w string) {
-			if c == verbNone {
-				c = v.word(w)
-			}
-		})
+		_, c := v.firstVerb(name)
 		if c == verbRead && call {
 			// As GET does, by the call's object: GetApplication
 			// reads, DescribeInstances lists.
@@ -397,6 +392,19 @@ func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 		return verbDelete
 	}
 	return verbNone
+}
+
+// firstVerb returns the first word of s that names an operation's
+// action, and its class; "" and verbNone when no word does.
+func (v verbClassifier) firstVerb(s string) (verb string, c verbClass) {
+	splitWords(s, func(w string) {
+		if c == verbNone {
+			if c = v.word(w); c != verbNone {
+				verb = w
+			}
+		}
+	})
+	return verb, c
 }
 
 // word classifies an operation-side verb. It is stricter than the
