@@ -38,10 +38,16 @@ func (c *catalogIndex) router() *router.Router {
 	return c.rt
 }
 
-// buildIndex indexes the registry's visible operations as they are now;
-// the router is ready when its router method returns.
+// buildIndex indexes the registry's operations as they are now: the
+// visible ones, and the writes that only the write policy hides, so that a
+// search among reads can tell that a request asks for a write (the
+// router's Result.Hidden) instead of running the closest read. Every
+// search passes the policy as its filter (policyFilter, s.visible): a
+// hidden write is never listed, suggested or run. Operations an allow or
+// deny glob removes are not indexed at all. The router is ready when its
+// router method returns.
 func (s *Server) buildIndex() *catalogIndex {
-	var visible []*operations.Operation
+	var visible, indexed []*operations.Operation
 	writesHidden := 0
 	for _, op := range s.reg.All() {
 		// A reserved id (runs.*) is refused at New; one an upstream
@@ -52,15 +58,17 @@ func (s *Server) buildIndex() *catalogIndex {
 		switch {
 		case s.visible(op):
 			visible = append(visible, op)
+			indexed = append(indexed, op)
 		case op.Kind.IsWrite() && s.allowedID(op.ID):
 			writesHidden++
+			indexed = append(indexed, op)
 		}
 	}
 	idx := &catalogIndex{ready: make(chan struct{}), visibleOps: len(visible), writesHidden: writesHidden}
 	go func() {
 		defer close(idx.ready)
 		defer func() { idx.rtPanic = recover() }()
-		idx.rt = router.New(visible, router.Options{Synonyms: s.opts.Synonyms})
+		idx.rt = router.New(indexed, router.Options{Synonyms: s.opts.Synonyms})
 	}()
 	idx.namespaces = s.builtins.addNamespace(s.reg.Namespaces(s.visible))
 	idx.nsPrefixes = make(map[string]bool, 2*len(idx.namespaces))

@@ -820,3 +820,58 @@ func TestWriteVerbOverReadsOnly(t *testing.T) {
 		t.Fatalf("with a hidden write, a write verb is refused: %s", env.JSON())
 	}
 }
+
+// TestAskDoesNotRunAReadForAWrite: "transfer balance" asks for a write
+// the catalog has, in a verb the router does not know. Intent-only ask
+// searches reads, where the list of transfers stands clear of the rest;
+// it must not run it. Read-only, the answer is writes_disabled; with
+// writes allowed, not_read_only names the write and points to act. Either
+// way, nothing runs; a read the request does ask for still runs.
+func TestAskDoesNotRunAReadForAWrite(t *testing.T) {
+	ran := map[string]int{}
+	r := operations.NewRegistry()
+	add := func(id, method, path, desc string, kind operations.Kind) {
+		h := func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+			ran[id]++
+			return json.RawMessage(`[]`), nil
+		}
+		if err := r.Register(operations.Operation{ID: id, Description: desc, Kind: kind, Handler: h,
+			HTTP: &operations.HTTPBinding{Method: method, Path: path}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("bank.transfers.get_balance_transfers", "GET", "/{api_key}/balance-transfers", "Lists the balance transfers made between the main account and its subaccounts in a period of time.", operations.KindRead)
+	add("bank.transfers.post_balance_transfers", "POST", "/{api_key}/balance-transfers", "Moves balance from the main account to one of its subaccounts, or back.", operations.KindWrite)
+	add("bank.transfers.get_credit_transfers", "GET", "/{api_key}/credit-transfers", "Lists the credit transfers made between the main account and its subaccounts in a period of time.", operations.KindRead)
+	add("bank.transfers.post_credit_transfers", "POST", "/{api_key}/credit-transfers", "Moves credit limit from the main account to one of its subaccounts, or back.", operations.KindWrite)
+	add("bank.subaccounts.get_subaccounts", "GET", "/{api_key}/subaccounts", "Lists the subaccounts of the main account.", operations.KindRead)
+	add("bank.subaccounts.post_subaccounts", "POST", "/{api_key}/subaccounts", "Opens a subaccount under the main account.", operations.KindWrite)
+	add("bank.subaccounts.get_subaccount", "GET", "/{api_key}/subaccounts/{subaccount_key}", "Gets one subaccount by its key.", operations.KindRead)
+	add("bank.subaccounts.patch_subaccount", "PATCH", "/{api_key}/subaccounts/{subaccount_key}", "Changes the name or the limits of a subaccount.", operations.KindWrite)
+
+	readOnly, err := New(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env := call(t, readOnly, ToolAsk, `{"intent":"transfer balance"}`); env.Code != CodeWritesDisabled {
+		t.Errorf("read-only ask for a write: %s", env.JSON())
+	}
+	env := call(t, readOnly, ToolFind, `{"intent":"transfer balance"}`)
+	if !env.OK || data(t, env)["confidence"] == confidenceHigh || !strings.Contains(strings.Join(env.Warnings, " "), "read-only") {
+		t.Errorf("read-only find for a write: want the reads, not high confidence, and the read-only warning: %s", env.JSON())
+	}
+	writable, err := New(r, Options{Writes: WritesConfirm, PlanKey: []byte("0123456789abcdef0123456789abcdef")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = call(t, writable, ToolAsk, `{"intent":"transfer balance"}`)
+	if env.Code != CodeNotReadOnly || env.Remedy == nil || env.Remedy.Tool != ToolAct || env.Remedy.Action != "bank.transfers.post_balance_transfers" {
+		t.Errorf("ask for a write on a writable server: want not_read_only pointing act at the write: %s", env.JSON())
+	}
+	if len(ran) != 0 {
+		t.Fatalf("something ran: %v", ran)
+	}
+	if env := call(t, readOnly, ToolAsk, `{"intent":"list the balance transfers","params":{"api_key":"k"}}`); !env.OK || ran["bank.transfers.get_balance_transfers"] != 1 {
+		t.Errorf("a read asked for: %s (ran %v)", env.JSON(), ran)
+	}
+}

@@ -53,6 +53,14 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 			&Remedy{Tool: ToolFind, Fix: "find the operation id by intent, then ask {\"action\": id, \"params\": {...}}"})
 	}
 	res := s.index().router().Search(in.Intent, router.Filter{Kinds: []operations.Kind{operations.KindRead}, Keep: s.visible}, defaultFindLimit)
+	if h := res.Hidden; h != nil && h.Kind.IsWrite() && s.visible(h) {
+		// The reads were searched, but the whole catalog's answer is a
+		// write the agent may call: say so rather than offer the reads
+		// as if one of them were meant.
+		return failure(CodeNotReadOnly, fmt.Sprintf("that intent fits %s best, a %s operation; ask runs only reads", h.ID, h.Kind),
+			map[string]any{"candidates": s.candidateViews(res.Candidates)},
+			&Remedy{Tool: ToolAct, Action: h.ID, Fix: "call act with this action (describe it for its params); or, if a read was meant, ask again with one of the candidates as action"})
+	}
 	op, env := s.routed(res, ToolAsk, in)
 	if env != nil {
 		return env
@@ -63,9 +71,11 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 }
 
 // writesRefused reports whether the write policy refuses what res asks
-// for: a write verb, on a read-only server that hides some write.
+// for: a write verb, or a write that the whole catalog ranks first
+// (res.Hidden), on a read-only server that hides some write.
 func (s *Server) writesRefused(res router.Result) bool {
-	return s.opts.Writes == WritesDeny && res.Verb.IsWrite() && s.index().writesHidden > 0
+	asksWrite := res.Verb.IsWrite() || res.Hidden != nil && res.Hidden.Kind.IsWrite()
+	return s.opts.Writes == WritesDeny && asksWrite && s.index().writesHidden > 0
 }
 
 // routed turns a search into the one operation to use, or the failure that

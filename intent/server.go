@@ -231,12 +231,15 @@ func New(reg *operations.Registry, opts Options) (*Server, error) {
 // Registry returns the registry the server serves.
 func (s *Server) Registry() *operations.Registry { return s.reg }
 
-// Router returns the server's router over the visible operations, waiting
-// for its build to finish.
+// Router returns the server's router, waiting for its build to finish.
+// Its index holds the visible operations and the writes that only the
+// write policy hides (so that a search among reads can tell a request for
+// a write): search it with Keep set to Visible to see what the server's
+// tools see.
 func (s *Server) Router() *router.Router { return s.index().router() }
 
-// Len returns the number of visible operations (those the router
-// indexes) without waiting for the index.
+// Len returns the number of visible operations without waiting for the
+// index.
 func (s *Server) Len() int { return s.index().visibleOps }
 
 // Options returns the effective options (defaults filled in).

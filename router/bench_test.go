@@ -82,6 +82,22 @@ func loopWithPercentiles(b *testing.B, fn func(i int)) {
 	}
 }
 
+// benchAsk is benchSearch as intent-only ask searches: among reads. A
+// run decided there is checked against the whole catalog (checkHidden),
+// a second search for those queries.
+func benchAsk(b *testing.B, n int) {
+	ops := synthOps(n)
+	r := New(ops, benchOptions())
+	qs := benchQueries(ops, 512)
+	reads := Filter{Kinds: []operations.Kind{operations.KindRead}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	loopWithPercentiles(b, func(i int) { r.Search(qs[i%len(qs)], reads, 10) })
+}
+
+func BenchmarkAsk2500(b *testing.B) { benchAsk(b, 2500) }
+func BenchmarkAsk100k(b *testing.B) { benchAsk(b, 100_000) }
+
 func BenchmarkSearch2500(b *testing.B) { benchSearch(b, 2500) }
 func BenchmarkSearch10k(b *testing.B)  { benchSearch(b, 10_000) }
 func BenchmarkSearch100k(b *testing.B) { benchSearch(b, 100_000) }

@@ -278,7 +278,15 @@
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,
 // the answer is DecisionNoMatch (Result.Verb tells the caller that
-// state-changing operations are hidden). The constants are in decide.go,
+// state-changing operations are hidden). More generally, a filter that
+// hides operations by kind or predicate (intent-only ask searches reads;
+// a read-only policy hides writes) narrows what is shown, never what is
+// certain: a run decided among what it keeps stands only when the same
+// request over the whole catalog (its namespace kept) runs the same
+// operation, else the answer is DecisionChoose and Result.Hidden is the
+// whole catalog's leader when the filter hid it ("transfer balance" among
+// reads would run the list of transfers; checkHidden, ablation
+// "filtered-runs"). The constants are in decide.go,
 // tuned on testdata/intents/helpdesk.jsonl for run precision first, and
 // the probability floor on the corpus benchmark's tune split.
 //

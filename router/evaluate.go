@@ -205,6 +205,14 @@ type Metrics struct {
 	// FalseDeletes counts the false runs of an operation that destroys
 	// (KindDestructive): the costliest of those mistakes.
 	FalseDeletes int `json:"false_deletes"`
+	// AskRunRate and AskFalseRuns measure what an intent-only ask executes,
+	// as the server calls it: the same request searched among reads only
+	// (act with only an intent previews and runs nothing). AskRunRate is
+	// the share of labelled queries it runs; AskFalseRuns counts the runs
+	// of an operation that is not a label (a read run for a write request
+	// included) and the runs on a query that no operation serves.
+	AskRunRate   float64 `json:"ask_run_rate"`
+	AskFalseRuns int     `json:"ask_false_runs"`
 	// EmptyRate is the share of labelled queries answered with no
 	// candidate at all: the agent is told the catalog cannot do it.
 	EmptyRate float64 `json:"empty_rate"`
@@ -256,6 +264,9 @@ type qres struct {
 	goldRead, writeRouted bool
 	// runDeletes: the decision is to run an operation that destroys.
 	runDeletes bool
+	// askRuns: an intent-only ask, which searches reads, runs its top
+	// candidate; askRight: that candidate is a label.
+	askRuns, askRight bool
 }
 
 // Evaluate runs every query through r and measures the ranking (top-1,
@@ -284,6 +295,7 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 	}
 	t.ops += r.Len()
 	hasWrites := slices.ContainsFunc(r.ops, func(op *operations.Operation) bool { return op.Kind.IsWrite() })
+	ask, askable := askFilter(o.Filter)
 	for i := range queries {
 		q := &queries[i]
 		t0 := time.Now()
@@ -304,8 +316,26 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 			}
 			x.writeRouted = out.Verb.IsWrite() && hasWrites || len(out.Candidates) > 0 && out.Candidates[0].Op.Kind.IsWrite()
 		}
+		if askable {
+			a := r.Search(q.Query, ask, 10)
+			if a.Decision == DecisionRun {
+				x.askRuns = true
+				x.askRight = slices.Contains(q.Labels, label(a.Candidates[0].Op))
+			}
+		}
 		t.res = append(t.res, x)
 	}
+}
+
+// askFilter is f as an intent-only ask narrows it: reads only. ok is
+// false when f keeps no read.
+func askFilter(f Filter) (ask Filter, ok bool) {
+	read := []operations.Kind{operations.KindRead}
+	if len(f.Kinds) > 0 && !slices.Contains(f.Kinds, operations.KindRead) {
+		return f, false
+	}
+	f.Kinds = read
+	return f, true
 }
 
 // Report measures what was added; misses lists the queries whose top-1
@@ -355,10 +385,13 @@ func (t *Tally) Report(misses bool) Report {
 func metrics(res []qres) Metrics {
 	var m Metrics
 	var lats []time.Duration
-	var predNo, predNoRight, runs, runsRight, empty, low, reads, readsAsWrites int
+	var predNo, predNoRight, runs, runsRight, askRuns, empty, low, reads, readsAsWrites int
 	for _, x := range res {
 		m.N++
 		lats = append(lats, x.lat)
+		if x.askRuns && !x.askRight {
+			m.AskFalseRuns++
+		}
 		if x.decision == DecisionNoMatch {
 			predNo++
 			if len(x.q.Labels) == 0 {
@@ -373,6 +406,9 @@ func metrics(res []qres) Metrics {
 			continue
 		}
 		m.NLabelled++
+		if x.askRuns {
+			askRuns++
+		}
 		if len(x.ids) == 0 {
 			empty++
 		}
@@ -468,6 +504,7 @@ func metrics(res []qres) Metrics {
 	}
 	if m.NLabelled > 0 {
 		m.RunRate = float64(runs) / float64(m.NLabelled)
+		m.AskRunRate = float64(askRuns) / float64(m.NLabelled)
 	}
 	if runs > 0 {
 		m.RunPrecision = float64(runsRight) / float64(runs)

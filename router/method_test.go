@@ -1018,3 +1018,77 @@ func TestAFileNameNamesAFile(t *testing.T) {
 		}
 	}
 }
+
+// TestAFilterNeverMakesAGuessCertain: intent-only ask searches reads, and
+// "transfer balance" asks for a write the catalog has (its verb is not one
+// the lexicon knows). Among reads, the list of balance transfers is clear
+// of the others and would run; with the whole catalog in view, the write
+// leads, so the read-only search lists the reads, runs nothing, and says
+// which operation the filter hid. A read the whole catalog would run
+// still runs among reads.
+func TestAFilterNeverMakesAGuessCertain(t *testing.T) {
+	ops := bankOps()
+	reads := Filter{Kinds: []operations.Kind{operations.KindRead}}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"filtered-runs"}})
+	for q, hidden := range map[string]string{
+		"transfer balance":                   "bank.transfers.post_balance_transfers",
+		"transfer balance to the subaccount": "bank.transfers.post_balance_transfers",
+		"transfer credit":                    "bank.transfers.post_credit_transfers",
+	} {
+		res := on.Search(q, reads, 5)
+		if res.Decision == DecisionRun {
+			t.Errorf("%q among reads: runs %s; the whole catalog's answer is a write", q, res.Candidates[0].Op.ID)
+		}
+		if res.Hidden == nil || res.Hidden.ID != hidden {
+			t.Errorf("%q among reads: Hidden = %v, want %s", q, res.Hidden, hidden)
+		}
+		if len(res.Candidates) == 0 || res.Candidates[0].Op.Kind != operations.KindRead {
+			t.Errorf("%q among reads: %v, want the reads listed", q, candidateIDs(res))
+		}
+		if got := off.Search(q, reads, 5); got.Decision != DecisionRun {
+			t.Errorf("%q with filtered-runs off: %s, want the run the rule withdraws (the test does not test the rule)", q, got.Decision)
+		}
+	}
+	res := on.Search("list the balance transfers", reads, 5)
+	if res.Decision != DecisionRun || res.Candidates[0].Op.ID != "bank.transfers.get_balance_transfers" || res.Hidden != nil {
+		t.Errorf("a read the whole catalog runs: %s %v hidden %v, want it run among reads", res.Decision, candidateIDs(res), res.Hidden)
+	}
+}
+
+// bankOps is a catalog of money transfers between an account and its
+// subaccounts: a list and a write for each kind of transfer, in the shape
+// of a real one (the benchmark's withheld summaries: descriptions only).
+func bankOps() []*operations.Operation {
+	return []*operations.Operation{
+		httpOp("bank.transfers.get_balance_transfers", "GET", "Lists the balance transfers made between the main account and its subaccounts in a period of time.", "/{api_key}/balance-transfers", operations.KindRead),
+		httpOp("bank.transfers.post_balance_transfers", "POST", "Moves balance from the main account to one of its subaccounts, or back.", "/{api_key}/balance-transfers", operations.KindWrite),
+		httpOp("bank.transfers.get_credit_transfers", "GET", "Lists the credit transfers made between the main account and its subaccounts in a period of time.", "/{api_key}/credit-transfers", operations.KindRead),
+		httpOp("bank.transfers.post_credit_transfers", "POST", "Moves credit limit from the main account to one of its subaccounts, or back.", "/{api_key}/credit-transfers", operations.KindWrite),
+		httpOp("bank.subaccounts.get_subaccounts", "GET", "Lists the subaccounts of the main account.", "/{api_key}/subaccounts", operations.KindRead),
+		httpOp("bank.subaccounts.post_subaccounts", "POST", "Opens a subaccount under the main account.", "/{api_key}/subaccounts", operations.KindWrite),
+		httpOp("bank.subaccounts.get_subaccount", "GET", "Gets one subaccount by its key.", "/{api_key}/subaccounts/{subaccount_key}", operations.KindRead),
+		httpOp("bank.subaccounts.patch_subaccount", "PATCH", "Changes the name or the limits of a subaccount.", "/{api_key}/subaccounts/{subaccount_key}", operations.KindWrite),
+	}
+}
+
+// TestEvaluateCountsWhatAskRuns: the evaluation measures what intent-only
+// ask would execute, searching reads. "transfer balance" (a write) would
+// run the list of transfers there but for the whole-catalog check: a
+// false run of ask's, which the filtered-runs rule removes; the read asked
+// for runs either way.
+func TestEvaluateCountsWhatAskRuns(t *testing.T) {
+	qs := []Query{
+		{Query: "transfer balance", Labels: []string{"bank.transfers.post_balance_transfers"}},
+		{Query: "list the balance transfers", Labels: []string{"bank.transfers.get_balance_transfers"}},
+	}
+	for _, c := range []struct {
+		ablate   []string
+		runs     float64
+		falseRun int
+	}{{nil, 0.5, 0}, {[]string{"filtered-runs"}, 1, 1}} {
+		m := Evaluate(New(bankOps(), Options{Ablate: c.ablate}), qs, EvalOptions{}).All
+		if m.AskRunRate != c.runs || m.AskFalseRuns != c.falseRun {
+			t.Errorf("ablate %v: ask runs %.2f, ask false runs %d; want %.2f and %d", c.ablate, m.AskRunRate, m.AskFalseRuns, c.runs, c.falseRun)
+		}
+	}
+}

@@ -77,6 +77,12 @@ type Result struct {
 	// ...; "" when the query has no recognisable verb (or is an exact id).
 	// A caller can tell a write intent that met a read-only filter.
 	Verb operations.Kind
+	// Hidden is the operation that leads the request across the whole
+	// catalog when the search's filter hid it, so the filtered leader was
+	// not run (a write, for a read-only search): the request asks for
+	// something the filter does not allow. Nil otherwise. It may name an
+	// operation the caller's policy hides: say what it is, not its id.
+	Hidden *operations.Operation
 }
 
 // Router is an immutable search index over a fixed set of operations. It is
@@ -187,6 +193,10 @@ func New(ops []*operations.Operation, opts Options) *Router {
 
 // Len returns the number of operations in the index.
 func (r *Router) Len() int { return len(r.ops) }
+
+// hides reports whether f removes operations for a reason other than
+// the namespace the caller asked for: a kind or a policy predicate.
+func (f *Filter) hides() bool { return len(f.Kinds) > 0 || f.Keep != nil }
 
 // keepsAll reports whether f passes every operation, so that a loop over
 // many candidates can skip calling allowed on each.

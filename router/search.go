@@ -244,7 +244,10 @@ func (sc *scratch) variantSpace() []variant {
 
 // Search ranks the operations that pass f for intent and returns at most
 // limit candidates (limit ≤ 0 means 10) with a decision. An exact operation
-// id or alias always wins.
+// id or alias always wins. A filter that hides operations by kind or
+// predicate narrows what is shown, never what is certain: the decision is
+// run only when the whole catalog (f's namespace kept) would run the same
+// operation (checkHidden).
 func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if limit <= 0 {
 		limit = 10
@@ -282,7 +285,28 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		res.Verb = qverb.kind()
 	}
 	completed = true
+	if res.Decision == DecisionRun && r.tu.filteredRuns && f.hides() {
+		r.checkHidden(intent, f, limit, &res)
+	}
 	return res
+}
+
+// checkHidden keeps a filter from making a guess certain: a run decided
+// among the operations f keeps stands only when the same request, searched
+// without f's kinds and predicate (its namespace kept), also runs that
+// operation. Otherwise res is a choice, and res.Hidden is the whole
+// catalog's leader when f hides it ("Undeletes a deleted user" among reads
+// would run the list of users; the catalog's answer is the write).
+func (r *Router) checkHidden(intent string, f Filter, limit int, res *Result) {
+	whole := r.Search(intent, Filter{Namespace: f.Namespace}, limit)
+	lead := res.Candidates[0].Op
+	if whole.Decision == DecisionRun && whole.Candidates[0].Op == lead {
+		return
+	}
+	res.Decision = DecisionChoose
+	if len(whole.Candidates) > 0 && !f.allowed(whole.Candidates[0].Op) {
+		res.Hidden = whole.Candidates[0].Op
+	}
 }
 
 // retrieve analyzes the intent and ranks the operations that pass f by
