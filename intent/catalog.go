@@ -142,10 +142,9 @@ func (s *Server) candidateViews(cands []router.Candidate) []candidateView {
 // policyFilter is the router's Keep predicate for the server's policies:
 // s.visible, or nil when the policies hide nothing (writes not denied, no
 // allow or deny globs). The index holds the writes a read-only policy
-// hides (buildIndex), so every search of the catalog's router must pass
-// it; where it would say yes to every operation, the router need not call
-// it for each candidate it weighs (2-3% of a search's CPU at 100,000
-// operations).
+// hides (buildIndex), so every search of the catalog's router filters by
+// it, as a mask (catalogIndex.policy); where it would say yes to every
+// operation there is no mask, and no filter to apply.
 func (s *Server) policyFilter() func(*operations.Operation) bool {
 	if s.opts.Writes != WritesDeny && len(s.opts.Allow) == 0 && len(s.opts.Deny) == 0 {
 		return nil
@@ -154,7 +153,8 @@ func (s *Server) policyFilter() func(*operations.Operation) bool {
 }
 
 func (s *Server) filterFor(f filters, kinds ...operations.Kind) router.Filter {
-	rf := router.Filter{Namespace: f.Namespace, Kinds: kinds, Keep: s.policyFilter()}
+	rf := s.index().policyFilter()
+	rf.Namespace, rf.Kinds = f.Namespace, kinds
 	if f.Kind != "" {
 		rf.Kinds = []operations.Kind{f.Kind}
 	}
@@ -593,10 +593,11 @@ func paginate[T any](items []T, offset, limit int) ([]T, string) {
 // unknownAction is the failure for an id that names no visible operation,
 // with did-you-mean suggestions from the router.
 func (s *Server) unknownAction(id, tool string) *Envelope {
-	sugg := s.routerFor(id, "").Suggest(id, router.Filter{Keep: s.visible}, 3)
+	idx := s.index()
+	sugg := s.routerFor(id, "").Suggest(id, idx.policyFilter(), 3)
 	if len(sugg) == 0 {
 		// An id that is not an id at all may be an intent typed into action.
-		res := s.index().router().Search(id, router.Filter{Keep: s.visible}, 3)
+		res := idx.router().Search(id, idx.policyFilter(), 3)
 		if res.Decision != router.DecisionNoMatch {
 			for _, c := range res.Candidates {
 				sugg = append(sugg, c.Op.ID)

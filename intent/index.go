@@ -24,8 +24,27 @@ type catalogIndex struct {
 	// and that the write policy hides: none means a read-only server has
 	// nothing to refuse, and a write verb is answered by the reads.
 	writesHidden int
-	namespaces   []operations.Namespace
-	nsPrefixes   map[string]bool
+	// policy holds the visible operations, for Filter.Only in searches of
+	// rt (nil when the policies hide nothing); reads holds the visible
+	// reads, what intent-only ask may run. Both are set before ready is
+	// closed. A mask filters rt's searches with a bit per operation; the
+	// built-ins' router, given one, calls the predicate instead.
+	policy, reads *router.Mask
+	namespaces    []operations.Namespace
+	nsPrefixes    map[string]bool
+}
+
+// policyFilter is the filter of the server's policies for searches of
+// c's router (namespace unset); readsFilter is intent-only ask's: the
+// visible reads. Both wait for the router.
+func (c *catalogIndex) policyFilter() router.Filter {
+	c.router()
+	return router.Filter{Only: c.policy}
+}
+
+func (c *catalogIndex) readsFilter() router.Filter {
+	c.router()
+	return router.Filter{Only: c.reads}
 }
 
 // router waits for the router; a panic of its build is raised in the
@@ -68,7 +87,14 @@ func (s *Server) buildIndex() *catalogIndex {
 	go func() {
 		defer close(idx.ready)
 		defer func() { idx.rtPanic = recover() }()
-		idx.rt = router.New(indexed, router.Options{Synonyms: s.opts.Synonyms})
+		rt := router.New(indexed, router.Options{Synonyms: s.opts.Synonyms})
+		if s.policyFilter() != nil {
+			idx.policy = rt.Mask(s.visible)
+		}
+		idx.reads = rt.Mask(func(op *operations.Operation) bool {
+			return (op.Kind == operations.KindRead || op.Kind == "") && s.visible(op)
+		})
+		idx.rt = rt
 	}()
 	idx.namespaces = s.builtins.addNamespace(s.reg.Namespaces(s.visible))
 	idx.nsPrefixes = make(map[string]bool, 2*len(idx.namespaces))

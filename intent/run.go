@@ -52,7 +52,8 @@ func (s *Server) ask(ctx context.Context, in Input) *Envelope {
 		return failure(CodeInvalidParams, "ask needs an action (an operation id) or an intent", nil,
 			&Remedy{Tool: ToolFind, Fix: "find the operation id by intent, then ask {\"action\": id, \"params\": {...}}"})
 	}
-	res := s.index().router().Search(in.Intent, router.Filter{Kinds: []operations.Kind{operations.KindRead}, Keep: s.visible}, defaultFindLimit)
+	idx := s.index()
+	res := idx.router().Search(in.Intent, idx.readsFilter(), defaultFindLimit)
 	if h := res.Hidden; h != nil && h.Kind.IsWrite() && s.visible(h) {
 		// The reads were searched, but the whole catalog's answer is a
 		// write the agent may call: say so rather than offer the reads
@@ -163,7 +164,8 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 				&Remedy{Tool: ToolAct, Fix: "repeat the preview's action and params together with plan_ref"})
 		}
 		// act with only an intent never executes: it resolves the plan.
-		res := s.index().router().Search(in.Intent, router.Filter{Keep: s.visible}, defaultFindLimit)
+		idx := s.index()
+		res := idx.router().Search(in.Intent, idx.policyFilter(), defaultFindLimit)
 		op, env := s.routed(res, ToolAct, in)
 		if env != nil {
 			return env

@@ -276,7 +276,7 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 	for _, m := range matches {
 		op := r.ops[m.d]
 		fits := m.literals == best && (a.method == "" || strings.EqualFold(op.HTTP.Method, a.method))
-		if !f.allowed(op) {
+		if !r.allowed(&f, uint32(m.d)) {
 			hidden = hidden || fits && a.method != ""
 			continue
 		}

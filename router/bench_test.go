@@ -82,21 +82,31 @@ func loopWithPercentiles(b *testing.B, fn func(i int)) {
 	}
 }
 
-// benchAsk is benchSearch as intent-only ask searches: among reads. A
-// run decided there is checked against the whole catalog (checkHidden),
-// a second search for those queries.
-func benchAsk(b *testing.B, n int) {
+// benchFiltered is benchSearch with the filter a server passes: keep,
+// as a mask (Filter.Only).
+func benchFiltered(b *testing.B, n int, keep func(*operations.Operation) bool) {
 	ops := synthOps(n)
 	r := New(ops, benchOptions())
 	qs := benchQueries(ops, 512)
-	reads := Filter{Kinds: []operations.Kind{operations.KindRead}}
+	f := Filter{Only: r.Mask(keep)}
 	b.ReportAllocs()
 	b.ResetTimer()
-	loopWithPercentiles(b, func(i int) { r.Search(qs[i%len(qs)], reads, 10) })
+	loopWithPercentiles(b, func(i int) { r.Search(qs[i%len(qs)], f, 10) })
 }
 
-func BenchmarkAsk2500(b *testing.B) { benchAsk(b, 2500) }
-func BenchmarkAsk100k(b *testing.B) { benchAsk(b, 100_000) }
+// isRead and notWrite are the filters of intent-only ask (the visible
+// reads) and of a read-only server's find (the operations not hidden).
+func isRead(op *operations.Operation) bool   { return op.Kind == operations.KindRead }
+func notWrite(op *operations.Operation) bool { return !op.Kind.IsWrite() }
+
+// BenchmarkAsk* search as intent-only ask does, among reads: a run
+// decided there is checked against the whole catalog (checkHidden), a
+// second search for those requests. BenchmarkFindReadOnly* search as find
+// does on a read-only server, whose index holds the writes it hides.
+func BenchmarkAsk2500(b *testing.B)          { benchFiltered(b, 2500, isRead) }
+func BenchmarkAsk100k(b *testing.B)          { benchFiltered(b, 100_000, isRead) }
+func BenchmarkFindReadOnly2500(b *testing.B) { benchFiltered(b, 2500, notWrite) }
+func BenchmarkFindReadOnly100k(b *testing.B) { benchFiltered(b, 100_000, notWrite) }
 
 func BenchmarkSearch2500(b *testing.B) { benchSearch(b, 2500) }
 func BenchmarkSearch10k(b *testing.B)  { benchSearch(b, 10_000) }

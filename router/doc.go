@@ -290,6 +290,19 @@
 // tuned on testdata/intents/helpdesk.jsonl for run precision first, and
 // the probability floor on the corpus benchmark's tune split.
 //
+// # Filters
+//
+// A filter keeps operations by namespace, kind, predicate (Keep) or mask
+// (Only). Scores are those of the whole index; a filter chooses among
+// them, so the pruning bound and the boosts reach as deep as the allowed
+// operations need. A mask (Router.Mask: a predicate evaluated once per
+// operation) does more: the operations it leaves out are marked as met
+// before accumulation (premask), never scored, and a search among part of
+// the catalog costs about what the whole catalog's does, not more (a
+// request whose verb writes scores them still: decide weighs them). A
+// server passes its policy as a mask: its index holds the writes a
+// read-only policy hides, so that checkHidden can see them.
+//
 // # Build
 //
 // New tokenizes operations in chunks on GOMAXPROCS goroutines (catalogs of

@@ -154,6 +154,10 @@ func (r *Router) feedback(groups []group, first []hit, total float32, f Filter, 
 	}
 	lift := r.tu.prf * top / emax
 	for _, d := range et {
+		if sc.pre != nil && !sc.pre.has(d) {
+			e[d] = 0 // left out by the filter, never scored (premask)
+			continue
+		}
 		if sc.acc[d] == 0 && sc.mask[d] == 0 {
 			sc.touched = append(sc.touched, d)
 		}

@@ -110,7 +110,7 @@ func (r *Router) suggest(id string, f Filter, limit int) []suggestion {
 	}
 	out := make([]suggestion, 0, len(best))
 	for d, sim := range best {
-		if f.allowed(r.ops[d]) {
+		if r.allowed(&f, uint32(d)) {
 			out = append(out, suggestion{d, sim})
 		}
 	}

@@ -1092,3 +1092,46 @@ func TestEvaluateCountsWhatAskRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskFiltersAsItsPredicate: a search filtered by a mask (Filter.Only)
+// answers what the same predicate as Filter.Keep answers, whatever ran on
+// the router before it: searches with another mask, with none, and with a
+// write verb (which scores what the mask leaves out) share scratches, and
+// the marks premask leaves in one must not leak into the next. A mask of
+// another router falls back to its predicate.
+func TestMaskFiltersAsItsPredicate(t *testing.T) {
+	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
+	isRead := func(op *operations.Operation) bool { return op.Kind == operations.KindRead }
+	r, ref := New(bankOps(), Options{}), New(bankOps(), Options{})
+	masks := map[string]*Mask{"not-write": r.Mask(notWrite), "read": r.Mask(isRead)}
+	preds := map[string]func(*operations.Operation) bool{"not-write": notWrite, "read": isRead}
+	show := func(res Result) string {
+		s := string(res.Decision)
+		for _, c := range res.Candidates {
+			s += fmt.Sprintf(" %s:%.6f", c.Op.ID, c.Score)
+		}
+		return s
+	}
+	queries := []string{"transfer balance", "list the balance transfers", "delete the subaccount", "show subaccount 7", "create a subaccount", "credit transfers this month"}
+	for round := range 3 {
+		for i, q := range queries {
+			for _, name := range []string{"not-write", "read", ""} {
+				if (i+round)%2 == 0 && name == "read" {
+					continue // vary the order of masks between rounds
+				}
+				f, want := Filter{}, ref.Search(q, Filter{}, 5)
+				if name != "" {
+					f = Filter{Only: masks[name]}
+					want = ref.Search(q, Filter{Keep: preds[name]}, 5)
+				}
+				if got := r.Search(q, f, 5); show(got) != show(want) {
+					t.Errorf("round %d, %q, mask %q:\n got %s\nwant %s", round, q, name, show(got), show(want))
+				}
+			}
+		}
+	}
+	foreign := ref.Search("list the balance transfers", Filter{Only: masks["read"]}, 5)
+	if want := ref.Search("list the balance transfers", Filter{Keep: isRead}, 5); show(foreign) != show(want) {
+		t.Errorf("another router's mask: %s, want %s", show(foreign), show(want))
+	}
+}

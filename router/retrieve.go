@@ -7,6 +7,32 @@ import (
 	"slices"
 )
 
+// premask marks in sc.mask, as met by every group already, the operations
+// a mask the filter holds (Filter.Only) leaves out, so that accumulate
+// never scores them: a search among part of a catalog (the reads and the
+// visible operations of a read-only server, whose index holds the writes
+// it hides) then costs about what an index of that part alone would. A
+// request whose verb writes or deletes scores them all the same (decide
+// asks whether a hidden operation beat every allowed one: sc.hidden). The
+// marks stay in sc for its next search with the same mask: clear resets
+// the touched operations only, and a marked one is never touched.
+func (r *Router) premask(sc *scratch, f *Filter, qverb verbClass) {
+	var want *Mask
+	if m := f.Only; m != nil && m.r == r && !qverb.kind().IsWrite() {
+		want = m
+	}
+	if sc.pre == want {
+		return
+	}
+	if sc.pre != nil {
+		sc.pre.markOut(sc.mask, 0)
+	}
+	if want != nil {
+		want.markOut(sc.mask, ^uint64(0))
+	}
+	sc.pre = want
+}
+
 // The lexical retrieval stage: BM25F postings accumulated group by group,
 // frequent terms bounded by MaxScore (pruning), the per-operation boosts,
 // and the top of the ranking.
@@ -14,6 +40,7 @@ import (
 // score accumulates BM25F scores group by group and returns the top limit
 // documents that pass f, best first, and the total coverage weight.
 func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc *scratch) ([]hit, float32) {
+	r.premask(sc, &f, qverb)
 	ix := r.idx
 	var total float32
 	sc.hidden = 0
@@ -69,8 +96,18 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	for _, t := range qres.terms {
 		b.qresSig |= termBit(t)
 	}
+	// A document f rejects is boosted only when its score is read: by
+	// decide, for a request whose verb writes or deletes (sc.hidden: does
+	// a hidden operation outscore every allowed one?). Otherwise it is
+	// skipped, as the writes a read-only search hides are (half of many
+	// catalogs); sc.hidden then means nothing.
+	all := f.keepsAll()
+	skip := !all && !qverb.kind().IsWrite()
 	if len(touched) <= minPrune*limit {
 		for _, d := range touched {
+			if skip && !r.allowed(&f, d) {
+				continue
+			}
 			acc[d] = b.boost(d, acc[d])
 		}
 		return r.selectTop(touched, acc, f, limit, sc, &sc.ranked[0]), total
@@ -88,15 +125,18 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		hiBoost *= 1 + r.tu.slugBoost
 	}
 	kth := r.kthAllowed(touched, acc, f, limit, prune.kth, sc)
-	all := f.keepsAll()
 	lead, h := sc.lead[:0], sc.kth[:0]
 	for _, d := range touched {
 		if acc[d] < kth {
 			continue
 		}
+		ok := all || r.allowed(&f, d)
+		if skip && !ok {
+			continue
+		}
 		s := b.boost(d, acc[d])
 		lead = append(lead, hit{d, s})
-		if all || f.allowed(r.ops[d]) {
+		if ok {
 			h = pushBounded(h, s, limit)
 		}
 	}
@@ -112,9 +152,13 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		if s >= kth || s*hiBoost < bar || s*b.bound(d) < bar {
 			continue
 		}
+		ok := all || r.allowed(&f, d)
+		if skip && !ok {
+			continue
+		}
 		s = b.boost(d, s)
 		acc[d] = s
-		if all || f.allowed(r.ops[d]) {
+		if ok {
 			h = pushBounded(h, s, limit)
 			if len(h) == limit {
 				bar = h[0]
@@ -248,14 +292,14 @@ func (r *Router) kthAllowed(touched []uint32, acc []float32, f Filter, limit int
 	// document must beat its least, kept in lo, which most do not.
 	i := 0
 	for ; i < len(touched) && len(h) < limit; i++ {
-		if d := touched[i]; !(acc[d] < floor) && (all || f.allowed(r.ops[d])) {
+		if d := touched[i]; !(acc[d] < floor) && (all || r.allowed(&f, d)) {
 			h = pushBounded(h, acc[d], limit)
 		}
 	}
 	if len(h) == limit && limit > 0 {
 		lo := h[0]
 		for _, d := range touched[i:] {
-			if s := acc[d]; s > lo && (all || f.allowed(r.ops[d])) {
+			if s := acc[d]; s > lo && (all || r.allowed(&f, d)) {
 				h = pushBounded(h, s, limit)
 				lo = h[0]
 			}
@@ -344,7 +388,7 @@ func (r *Router) selectAbove(touched []uint32, acc []float32, f Filter, limit in
 		if s < floor {
 			continue
 		}
-		if filtered && !f.allowed(r.ops[d]) {
+		if filtered && !r.allowed(&f, d) {
 			sc.hidden = max(sc.hidden, s)
 			continue
 		}
@@ -358,7 +402,7 @@ func (r *Router) selectAbove(touched []uint32, acc []float32, f Filter, limit in
 			if !better(hit{d, s}, worst) {
 				continue
 			}
-			if filtered && !f.allowed(r.ops[d]) {
+			if filtered && !r.allowed(&f, d) {
 				sc.hidden = max(sc.hidden, s)
 				continue
 			}

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"math/bits"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -19,6 +20,31 @@ type Filter struct {
 	// Keep is an extra predicate (policy: allow/deny globs, writes). Nil
 	// keeps every operation.
 	Keep func(*operations.Operation) bool
+	// Only keeps the operations a mask holds (Router.Mask): a predicate
+	// that applies to every search, such as a server's policy, evaluated
+	// once per operation instead of once per candidate of each search.
+	// Nil keeps every operation.
+	Only *Mask
+}
+
+// A Mask is a predicate over operations with its answers for one
+// router's operations computed once (Router.Mask). Searches of that router
+// test a bit; any other router calls the predicate.
+type Mask struct {
+	r    *Router
+	keep func(*operations.Operation) bool
+	bits []uint64
+}
+
+// Mask returns keep as a mask for r's searches (Filter.Only).
+func (r *Router) Mask(keep func(*operations.Operation) bool) *Mask {
+	m := &Mask{r: r, keep: keep, bits: make([]uint64, (len(r.ops)+63)/64)}
+	for d, op := range r.ops {
+		if keep(op) {
+			m.bits[d>>6] |= 1 << (d & 63)
+		}
+	}
+	return m
 }
 
 // Options configure an index.
@@ -195,17 +221,47 @@ func New(ops []*operations.Operation, opts Options) *Router {
 func (r *Router) Len() int { return len(r.ops) }
 
 // hides reports whether f removes operations for a reason other than
-// the namespace the caller asked for: a kind or a policy predicate.
-func (f *Filter) hides() bool { return len(f.Kinds) > 0 || f.Keep != nil }
+// the namespace the caller asked for: a kind or a predicate.
+func (f *Filter) hides() bool { return len(f.Kinds) > 0 || f.Keep != nil || f.Only != nil }
 
 // keepsAll reports whether f passes every operation, so that a loop over
 // many candidates can skip calling allowed on each.
 func (f *Filter) keepsAll() bool {
-	return f.Namespace == "" && len(f.Kinds) == 0 && f.Keep == nil
+	return f.Namespace == "" && len(f.Kinds) == 0 && f.Keep == nil && f.Only == nil
+}
+
+// has reports whether m holds its router's operation d.
+func (m *Mask) has(d uint32) bool { return m.bits[d>>6]&(1<<(d&63)) != 0 }
+
+// markOut sets mask[d] to v for each operation d that m leaves out.
+func (m *Mask) markOut(mask []uint64, v uint64) {
+	for i, w := range m.bits {
+		out := ^w
+		if rest := len(mask) - i*64; rest < 64 {
+			out &= 1<<rest - 1
+		}
+		for ; out != 0; out &= out - 1 {
+			mask[i*64+bits.TrailingZeros64(out)] = v
+		}
+	}
+}
+
+// allowed reports whether r's operation d passes f.
+func (r *Router) allowed(f *Filter, d uint32) bool {
+	if m := f.Only; m != nil && m.r == r && !m.has(d) {
+		return false
+	}
+	if f.Namespace == "" && len(f.Kinds) == 0 && f.Keep == nil && (f.Only == nil || f.Only.r == r) {
+		return true
+	}
+	return f.allowed(r.ops[d])
 }
 
 // allowed reports whether op passes f.
 func (f *Filter) allowed(op *operations.Operation) bool {
+	if f.Only != nil && !f.Only.keep(op) {
+		return false
+	}
 	if f.Namespace != "" {
 		ns := op.Namespace
 		if ns == "" {

@@ -143,10 +143,13 @@ func (g *group) addRes(ix *index, t uint32) {
 
 // scratch holds per-query buffers, reused through a sync.Pool.
 type scratch struct {
-	acc      []float32 // fused score per doc
-	best     []float32 // best variant of the current group per doc
-	mask     []uint64  // groups matched per doc
-	fields   []uint16  // fields the query's terms matched per doc, filled as needed (matchFields)
+	acc  []float32 // fused score per doc
+	best []float32 // best variant of the current group per doc
+	mask []uint64  // groups matched per doc
+	// pre is the mask whose left-out operations mask marks as met by
+	// every group (premask), nil when none is.
+	pre      *Mask
+	fields   []uint16 // fields the query's terms matched per doc, filled as needed (matchFields)
 	touched  []uint32
 	gtouched []uint32
 
@@ -252,7 +255,7 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if limit <= 0 {
 		limit = 10
 	}
-	if d, ok := r.lookupExact(intent); ok && f.allowed(r.ops[d]) {
+	if d, ok := r.lookupExact(intent); ok && r.allowed(&f, uint32(d)) {
 		return Result{
 			Candidates: []Candidate{{Op: r.ops[d], Score: math.Inf(1), Confidence: 1, Matched: []string{strings.TrimSpace(intent)}, Fields: []string{"id"}}},
 			Decision:   DecisionRun,
