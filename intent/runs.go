@@ -98,6 +98,12 @@ func (s *Server) waitOf(ctx context.Context) callWait {
 	return callWait{d: s.opts.Wait}
 }
 
+// ErrShutdown is the cause a transport gives when it cancels the calls in
+// flight because the server stops (context.WithCancelCause): a call cut
+// that way answers a failure, not the handle of a run that keeps going,
+// since its run ends with the process.
+var ErrShutdown = errors.New("the server is shutting down")
+
 // runOrWait runs op as a run and waits for it; see the comment at the top
 // of this file.
 func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args json.RawMessage) *Envelope {
@@ -134,6 +140,11 @@ func (s *Server) runOrWait(ctx context.Context, op *operations.Operation, args j
 		// result, and a caller that did would take a cancelled call for a
 		// done one).
 		return s.operationFailure(op, doneError(ctx))
+	}
+	if !done && errors.Is(context.Cause(ctx), ErrShutdown) {
+		// The call was cut because the server stops: its run dies with
+		// the process, so it is no handle to come back to.
+		return s.operationFailure(op, context.Canceled)
 	}
 	if done {
 		env = envelopeOf(op, out)

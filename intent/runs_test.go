@@ -199,6 +199,26 @@ func TestWaitUntilDone(t *testing.T) {
 	}
 }
 
+// TestShutdownCancelAnswersAFailure cancels the call that started a run
+// with ErrShutdown, as a transport does when the server stops past its
+// deadline: the run dies with the process, so the call answers a failure,
+// never a handle saying the run keeps going.
+func TestShutdownCancelAnswersAFailure(t *testing.T) {
+	s, so := newSlowServer(t, Options{})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	answer := make(chan *Envelope)
+	go func() {
+		answer <- s.Call(ctx, ToolAsk, []byte(`{"action":"slow.crawl","params":{"pages":2,"site":"s","_wait":120}}`))
+	}()
+	<-so.reported
+	cancel(ErrShutdown)
+	env := <-answer
+	close(so.release)
+	if env.OK || env.Code != CodeTimeout || !strings.Contains(env.Error, "cancelled") {
+		t.Fatalf("a call cut by the server's shutdown = %s", env.JSON())
+	}
+}
+
 // TestCallerCancelDoesNotKillTheRun cancels the call that started a run
 // (a client giving up): the call answers with the handle, progress so far
 // included, and the run finishes.

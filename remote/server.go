@@ -198,8 +198,8 @@ func (s *Server) Close() error {
 // for up to Config.ShutdownTimeout, after which they are cancelled. It
 // returns nil after a clean shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelBase()
+	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancelBase(nil)
 	hs := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -227,7 +227,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	err := hs.Shutdown(deadline)
 	if err != nil {
-		cancelBase()
+		cancelBase(intent.ErrShutdown)
 		_ = hs.Close()
 		s.log.Warn("shutdown deadline passed; calls still in flight were cancelled", "deadline", s.cfg.ShutdownTimeout)
 		return fmt.Errorf("shutdown: calls still ran after %s and were cancelled: %w", s.cfg.ShutdownTimeout, err)
