@@ -153,7 +153,7 @@ func (s *Server) policyFilter() func(*operations.Operation) bool {
 }
 
 func (s *Server) filterFor(f filters, kinds ...operations.Kind) router.Filter {
-	rf := s.index().policyFilter()
+	rf := s.index().visibleFilter()
 	rf.Namespace, rf.Kinds = f.Namespace, kinds
 	if f.Kind != "" {
 		rf.Kinds = []operations.Kind{f.Kind}
@@ -594,10 +594,10 @@ func paginate[T any](items []T, offset, limit int) ([]T, string) {
 // with did-you-mean suggestions from the router.
 func (s *Server) unknownAction(id, tool string) *Envelope {
 	idx := s.index()
-	sugg := s.routerFor(id, "").Suggest(id, idx.policyFilter(), 3)
+	sugg := s.routerFor(id, "").Suggest(id, idx.visibleFilter(), 3)
 	if len(sugg) == 0 {
 		// An id that is not an id at all may be an intent typed into action.
-		res := idx.router().Search(id, idx.policyFilter(), 3)
+		res := idx.router().Search(id, idx.visibleFilter(), 3)
 		if res.Decision != router.DecisionNoMatch {
 			for _, c := range res.Candidates {
 				sugg = append(sugg, c.Op.ID)

@@ -34,10 +34,10 @@ type catalogIndex struct {
 	nsPrefixes    map[string]bool
 }
 
-// policyFilter is the filter of the server's policies for searches of
+// visibleFilter is the filter of the server's policies for searches of
 // c's router (namespace unset); readsFilter is intent-only ask's: the
 // visible reads. Both wait for the router.
-func (c *catalogIndex) policyFilter() router.Filter {
+func (c *catalogIndex) visibleFilter() router.Filter {
 	c.router()
 	return router.Filter{Only: c.policy}
 }
@@ -61,10 +61,10 @@ func (c *catalogIndex) router() *router.Router {
 // visible ones, and the writes that only the write policy hides, so that a
 // search among reads can tell that a request asks for a write (the
 // router's Result.Hidden) instead of running the closest read. Every
-// search passes the policy as its filter (policyFilter, s.visible): a
-// hidden write is never listed, suggested or run. Operations an allow or
-// deny glob removes are not indexed at all. The router is ready when its
-// router method returns.
+// search passes the policy as its filter (visibleFilter, a mask of
+// s.visible): a hidden write is never listed, suggested or run.
+// Operations an allow or deny glob removes are not indexed at all. The
+// router is ready when its router method returns.
 func (s *Server) buildIndex() *catalogIndex {
 	var visible, indexed []*operations.Operation
 	writesHidden := 0

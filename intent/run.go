@@ -165,7 +165,7 @@ func (s *Server) act(ctx context.Context, in Input) *Envelope {
 		}
 		// act with only an intent never executes: it resolves the plan.
 		idx := s.index()
-		res := idx.router().Search(in.Intent, idx.policyFilter(), defaultFindLimit)
+		res := idx.router().Search(in.Intent, idx.visibleFilter(), defaultFindLimit)
 		op, env := s.routed(res, ToolAct, in)
 		if env != nil {
 			return env
