@@ -330,11 +330,10 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 // askFilter is f as an intent-only ask narrows it: reads only. ok is
 // false when f keeps no read.
 func askFilter(f Filter) (ask Filter, ok bool) {
-	read := []operations.Kind{operations.KindRead}
 	if len(f.Kinds) > 0 && !slices.Contains(f.Kinds, operations.KindRead) {
 		return f, false
 	}
-	f.Kinds = read
+	f.Kinds = []operations.Kind{operations.KindRead}
 	return f, true
 }
 

@@ -246,20 +246,28 @@ func (m *Mask) markOut(mask []uint64, v uint64) {
 	}
 }
 
-// allowed reports whether r's operation d passes f.
+// allowed reports whether r's operation d passes f. A mask of r's is
+// answered by its bit, its predicate never called.
 func (r *Router) allowed(f *Filter, d uint32) bool {
-	if m := f.Only; m != nil && m.r == r && !m.has(d) {
-		return false
+	only := f.Only
+	if only != nil && only.r == r {
+		if !only.has(d) {
+			return false
+		}
+		only = nil
 	}
-	if f.Namespace == "" && len(f.Kinds) == 0 && f.Keep == nil && (f.Only == nil || f.Only.r == r) {
+	if f.Namespace == "" && len(f.Kinds) == 0 && f.Keep == nil && only == nil {
 		return true
 	}
-	return f.allowed(r.ops[d])
+	return f.passes(r.ops[d], only)
 }
 
 // allowed reports whether op passes f.
-func (f *Filter) allowed(op *operations.Operation) bool {
-	if f.Only != nil && !f.Only.keep(op) {
+func (f *Filter) allowed(op *operations.Operation) bool { return f.passes(op, f.Only) }
+
+// passes reports whether op passes f, with only in place of f.Only.
+func (f *Filter) passes(op *operations.Operation, only *Mask) bool {
+	if only != nil && !only.keep(op) {
 		return false
 	}
 	if f.Namespace != "" {

@@ -247,10 +247,10 @@ func (sc *scratch) variantSpace() []variant {
 
 // Search ranks the operations that pass f for intent and returns at most
 // limit candidates (limit ≤ 0 means 10) with a decision. An exact operation
-// id or alias always wins. A filter that hides operations by kind or
-// predicate narrows what is shown, never what is certain: the decision is
-// run only when the whole catalog (f's namespace kept) would run the same
-// operation (checkHidden).
+// id or alias always wins. A filter that hides operations by kind,
+// predicate or mask narrows what is shown, never what is certain: the
+// decision is run only when the whole catalog (f's namespace kept) would
+// run the same operation (checkHidden).
 func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if limit <= 0 {
 		limit = 10
