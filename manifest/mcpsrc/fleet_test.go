@@ -353,6 +353,23 @@ func alive(pid int) bool {
 	return len(f) == 0 || f[0] != "Z"
 }
 
+// waitFrozen waits until pid has become the "sleep" that testupstream's
+// freeze turns it into.
+func waitFrozen(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+		if err != nil || strings.TrimSpace(string(b)) == "sleep" {
+			return // no /proc: the freeze call's own probe has to find it
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d did not freeze: it runs %q", pid, strings.TrimSpace(string(b)))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -372,7 +389,7 @@ func TestFleetRestartsAHungServer(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	reg := operations.NewRegistry()
 	f := startFleet(t, reg, Options{StartTimeout: 20 * time.Second}, testServer(t, "t", "serve", testupstream.EnvPIDFile, pidFile))
-	f.conns[0].pingTimeout = 300 * time.Millisecond
+	f.conns[0].pingTimeout = time.Second
 	first := readPID(t, pidFile)
 
 	slow, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -381,16 +398,30 @@ func TestFleetRestartsAHungServer(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("sleep: %v", err)
 	}
-	time.Sleep(time.Second) // the probe's ping is answered
+	time.Sleep(2 * time.Second) // the probe's ping is answered
 	if st := statusOf(f, "t"); st.State != StateReady {
 		t.Fatalf("a slow tool must not fail the server: %+v", st)
 	}
 
-	frozen, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	frozen, cancel := context.WithTimeout(context.Background(), time.Second)
 	_, err = reg.Call(frozen, "t.freeze", nil)
 	cancel()
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("freeze: %v", err)
+	}
+	waitFrozen(t, first)
+	// On a loaded machine the freeze call can run out of time before the
+	// upstream froze, and its probe's ping is then answered. Once the
+	// process is frozen and that probe is over, a call that runs out of
+	// time is what a user's next call would be: its probe finds the hang.
+	time.Sleep(2 * time.Second) // longer than the probe's ping timeout
+	if statusOf(f, "t").State == StateReady {
+		late, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		_, err = reg.Call(late, "t.echo", json.RawMessage(`{"message":"late"}`))
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("echo on the frozen server: %v", err)
+		}
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for statusOf(f, "t").State != StateFailed {
