@@ -100,7 +100,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		// has, and a caller shows them flagged. Hiding them would tell
 		// an agent the catalog cannot serve the intent when it may.
 		res.Decision = DecisionNoMatch
-	case qverb.kind() != operations.KindRead && qverb.kind() != "" && sc.hidden > first[0].s && r.ops[first[0].d].Kind == operations.KindRead:
+	case qverb.kind() != operations.KindRead && qverb.kind() != "" && r.ops[first[0].d].Kind == operations.KindRead && r.hiddenOutscores(groups, qverb, f, first[0].s, sc):
 		// "delete ticket 4" on a read-only server: the operation it asks
 		// for is hidden by the filter, and the reads left do something
 		// else. The reads stay as "closest"; Result.Verb says why.

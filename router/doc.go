@@ -298,10 +298,13 @@
 // operations need. A mask (Router.Mask: a predicate evaluated once per
 // operation) does more: the operations it leaves out are marked as met
 // before accumulation (premask), never scored, and a search among part of
-// the catalog costs about what the whole catalog's does, not more (a
-// request whose verb writes scores them still: decide weighs them). A
-// server passes its policy as a mask: its index holds the writes a
-// read-only policy hides, so that checkHidden can see them.
+// the catalog costs about what the whole catalog's does, not more. When
+// decide must know whether one of them outscores every operation kept (a
+// request whose verb writes, a read leading), they are searched apart for
+// their best alone (hiddenOutscores), a ranking of one, which prunes far
+// more than ranking them among the rest did. A server passes its policy
+// as a mask: its index holds the writes a read-only policy hides, so that
+// checkHidden can see them.
 //
 // # Build
 //

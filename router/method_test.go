@@ -1096,9 +1096,11 @@ func TestEvaluateCountsWhatAskRuns(t *testing.T) {
 // TestMaskFiltersAsItsPredicate: a search filtered by a mask (Filter.Only)
 // answers what the same predicate as Filter.Keep answers, whatever ran on
 // the router before it: searches with another mask, with none, and with a
-// write verb (which scores what the mask leaves out) share scratches, and
-// the marks premask leaves in one must not leak into the next. A mask of
-// another router falls back to its predicate.
+// write verb (whose decision searches what the mask leaves out, apart:
+// hiddenOutscores) share scratches, and the marks premask leaves in one
+// must not leak into the next. A write request on a read-only server is
+// no match, the write it asks for hidden. A mask of another router falls
+// back to its predicate.
 func TestMaskFiltersAsItsPredicate(t *testing.T) {
 	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
 	isRead := func(op *operations.Operation) bool { return op.Kind == operations.KindRead }
@@ -1112,7 +1114,7 @@ func TestMaskFiltersAsItsPredicate(t *testing.T) {
 		}
 		return s
 	}
-	queries := []string{"transfer balance", "list the balance transfers", "delete the subaccount", "show subaccount 7", "create a subaccount", "credit transfers this month"}
+	queries := []string{"transfer balance", "list the balance transfers", "delete the subaccount", "show subaccount 7", "create a subaccount", "credit transfers this month", "move balance to a subaccount"}
 	for round := range 3 {
 		for i, q := range queries {
 			for _, name := range []string{"not-write", "read", ""} {
@@ -1129,6 +1131,9 @@ func TestMaskFiltersAsItsPredicate(t *testing.T) {
 				}
 			}
 		}
+	}
+	if res := r.Search("move balance to a subaccount", Filter{Only: masks["not-write"]}, 5); res.Decision != DecisionNoMatch || res.Verb != operations.KindWrite {
+		t.Errorf("a change on a read-only router: %s, verb %q; want no_match, the write hidden", show(res), res.Verb)
 	}
 	foreign := ref.Search("list the balance transfers", Filter{Only: masks["read"]}, 5)
 	if want := ref.Search("list the balance transfers", Filter{Keep: isRead}, 5); show(foreign) != show(want) {

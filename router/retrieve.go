@@ -11,14 +11,15 @@ import (
 // a mask the filter holds (Filter.Only) leaves out, so that accumulate
 // never scores them: a search among part of a catalog (the reads and the
 // visible operations of a read-only server, whose index holds the writes
-// it hides) then costs about what an index of that part alone would. A
-// request whose verb writes or deletes scores them all the same (decide
-// asks whether a hidden operation beat every allowed one: sc.hidden). The
-// marks stay in sc for its next search with the same mask: clear resets
-// the touched operations only, and a marked one is never touched.
-func (r *Router) premask(sc *scratch, f *Filter, qverb verbClass) {
+// it hides) then costs about what an index of that part alone would.
+// Whether one of them outscores the rest, which decide asks of a request
+// whose verb writes or deletes, is a search of its own
+// (hiddenOutscores). The marks stay in sc for its next search with the
+// same mask: clear resets the touched operations only, and a marked one
+// is never touched.
+func (r *Router) premask(sc *scratch, f *Filter) {
 	var want *Mask
-	if m := f.Only; m != nil && m.r == r && !qverb.kind().IsWrite() {
+	if m := f.Only; m != nil && m.r == r {
 		want = m
 	}
 	if sc.pre == want {
@@ -33,6 +34,32 @@ func (r *Router) premask(sc *scratch, f *Filter, qverb verbClass) {
 	sc.pre = want
 }
 
+// hiddenOutscores reports whether an operation f hides scores above s,
+// the first pass's leader, on the request's groups. f's namespace and
+// kinds and predicates are scored with every search, and sc.hidden holds
+// the best of what they rejected; the operations f's mask leaves out are
+// not (premask), so they are searched here, as the first pass searched
+// the rest, for their best alone: a ranking of one prunes far more than
+// the first pass could while it ranked the reads a write request leaves.
+func (r *Router) hiddenOutscores(groups []group, qverb verbClass, f Filter, s float32, sc *scratch) bool {
+	if sc.hidden > s {
+		return true
+	}
+	m := f.Only
+	if m == nil || m.r != r {
+		return false
+	}
+	p := r.probes.Get().(*scratch)
+	services, slug := p.services, p.slug
+	p.services, p.slug = sc.services, sc.slug // what analyze found, for the boosts
+	hits, _ := r.score(groups, qverb, Filter{Namespace: f.Namespace, Only: m.out}, 1, p)
+	above := p.hidden > s || len(hits) > 0 && hits[0].s > s
+	p.services, p.slug = services, slug
+	p.clear()
+	r.probes.Put(p)
+	return above
+}
+
 // The lexical retrieval stage: BM25F postings accumulated group by group,
 // frequent terms bounded by MaxScore (pruning), the per-operation boosts,
 // and the top of the ranking.
@@ -40,7 +67,7 @@ func (r *Router) premask(sc *scratch, f *Filter, qverb verbClass) {
 // score accumulates BM25F scores group by group and returns the top limit
 // documents that pass f, best first, and the total coverage weight.
 func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc *scratch) ([]hit, float32) {
-	r.premask(sc, &f, qverb)
+	r.premask(sc, &f)
 	ix := r.idx
 	var total float32
 	sc.hidden = 0
@@ -96,11 +123,11 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	for _, t := range qres.terms {
 		b.qresSig |= termBit(t)
 	}
-	// A document f rejects is boosted only when its score is read: by
-	// decide, for a request whose verb writes or deletes (sc.hidden: does
-	// a hidden operation outscore every allowed one?). Otherwise it is
-	// skipped, as the writes a read-only search hides are (half of many
-	// catalogs); sc.hidden then means nothing.
+	// A document f rejects (by namespace, kind or predicate; a mask's are
+	// never touched) is boosted only when its score is read: by decide,
+	// for a request whose verb writes or deletes (sc.hidden: does a
+	// hidden operation outscore every allowed one?). Otherwise it is
+	// skipped; sc.hidden then means nothing.
 	all := f.keepsAll()
 	skip := !all && !qverb.kind().IsWrite()
 	if len(touched) <= minPrune*limit {

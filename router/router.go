@@ -34,6 +34,10 @@ type Mask struct {
 	r    *Router
 	keep func(*operations.Operation) bool
 	bits []uint64
+	// out is the complement, the operations m leaves out: decide searches
+	// them apart when it must know whether one outscores the rest
+	// (hiddenOutscores).
+	out *Mask
 }
 
 // Mask returns keep as a mask for r's searches (Filter.Only).
@@ -43,6 +47,13 @@ func (r *Router) Mask(keep func(*operations.Operation) bool) *Mask {
 		if keep(op) {
 			m.bits[d>>6] |= 1 << (d & 63)
 		}
+	}
+	m.out = &Mask{r: r, keep: func(op *operations.Operation) bool { return !keep(op) }, bits: make([]uint64, len(m.bits))}
+	for i, w := range m.bits {
+		m.out.bits[i] = ^w
+	}
+	if tail := len(r.ops) % 64; tail != 0 {
+		m.out.bits[len(m.bits)-1] &= 1<<tail - 1
 	}
 	return m
 }
@@ -139,6 +150,9 @@ type Router struct {
 	paths        pathIndex // the HTTP paths' segments: the address stage's, and the caller's paths
 
 	pool sync.Pool // *scratch
+	// probes holds the scratches of hiddenOutscores apart from pool's, so
+	// that neither kind swaps its premask's marks at every search.
+	probes sync.Pool // *scratch
 
 	namesOnce sync.Once
 	names     []idName // ids and aliases, for Suggest
@@ -214,6 +228,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	}
 	n, nns, vocab := len(r.ops), r.idx.nsUnits, len(r.idx.post.start)-1
 	r.pool.New = func() any { return newScratch(n, nns, vocab) }
+	r.probes.New = r.pool.New
 	return r
 }
 
