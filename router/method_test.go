@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/intentsrv/intentsrv/examples/helpdesk"
@@ -1138,5 +1139,52 @@ func TestMaskFiltersAsItsPredicate(t *testing.T) {
 	foreign := ref.Search("list the balance transfers", Filter{Only: masks["read"]}, 5)
 	if want := ref.Search("list the balance transfers", Filter{Keep: isRead}, 5); show(foreign) != show(want) {
 		t.Errorf("another router's mask: %s, want %s", show(foreign), show(want))
+	}
+}
+
+// TestSearchIsSafeForConcurrentUse: searches from many goroutines at
+// once, under masks (whose marks stay in pooled scratches), kinds and none,
+// requests that read and that write (whose decision under a mask searches
+// the hidden operations from a pool of its own), answer what the same
+// searches answer one at a time. Run with -race, it also shows that no
+// scratch is shared.
+func TestSearchIsSafeForConcurrentUse(t *testing.T) {
+	ops := synthOps(400)
+	r := New(ops, Options{})
+	qs := benchQueries(ops, 96)
+	notWrite := r.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })
+	reads := r.Mask(func(op *operations.Operation) bool { return op.Kind == operations.KindRead })
+	filters := []Filter{{}, {Only: notWrite}, {Only: reads}, {Kinds: []operations.Kind{operations.KindRead}}}
+	show := func(res Result) string {
+		s := string(res.Decision)
+		for _, c := range res.Candidates {
+			s += fmt.Sprintf(" %s:%.5f", c.Op.ID, c.Score)
+		}
+		return s
+	}
+	want := make([]string, len(qs)*len(filters))
+	for i := range want {
+		want[i] = show(r.Search(qs[i/len(filters)], filters[i%len(filters)], 10))
+	}
+	const workers = 8
+	errs := make(chan string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			// Each worker walks the searches from its own starting point,
+			// so that different filters and verbs run side by side.
+			for k := range want {
+				i := (k + w*len(want)/workers) % len(want)
+				if got := show(r.Search(qs[i/len(filters)], filters[i%len(filters)], 10)); got != want[i] {
+					errs <- fmt.Sprintf("%q, filter %d:\n got %s\nwant %s", qs[i/len(filters)], i%len(filters), got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
