@@ -15,7 +15,9 @@ import (
 // confidence in [0, 1] and a finite score (an exact id's is +Inf); a run
 // has a candidate to run; and the answer does not depend on what was
 // asked before (each query reuses a pooled scratch, whose leftovers
-// would leak into the next).
+// would leak into the next). Searched as a read-only server searches,
+// with its policy as a mask, it lists no operation the mask hides, and
+// decides as the same policy as a predicate does, on the same leader.
 func FuzzSearch(f *testing.F) {
 	reg, err := helpdesk.Catalog()
 	if err != nil {
@@ -38,16 +40,31 @@ func FuzzSearch(f *testing.F) {
 		"", "list open tickets", "who deleted ticket 12?", "helpdesk.tickets.get", "what files are on ticket 19",
 		"I'm planning a party. Can you show me the open tickets? Also delete ticket 4.", "repos/golang/go",
 		"who is in the golang org", "\x00\xff", "ticket ticket ticket ticket ticket ticket ticket ticket",
-		"show solved tickets", "un-close 12 please", "GET /repos/{owner}/{repo}",
+		"show solved tickets", "un-close 12 please", "GET /repos/{owner}/{repo}", "close ticket 42",
 	} {
 		f.Add(s, "list open tickets", 5)
+	}
+	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
+	masks := make([]*Mask, len(routers))
+	for i, r := range routers {
+		masks[i] = r.Mask(notWrite)
 	}
 	f.Fuzz(func(t *testing.T, q, before string, limit int) {
 		limit = limit%12 + 1
 		if limit <= 0 {
 			limit += 12
 		}
-		for _, r := range routers {
+		for i, r := range routers {
+			masked, kept := r.Search(q, Filter{Only: masks[i]}, limit), r.Search(q, Filter{Keep: notWrite}, limit)
+			for _, c := range masked.Candidates {
+				if !notWrite(c.Op) {
+					t.Fatalf("%q under a read-only mask lists %s, a %s", q, c.Op.ID, c.Op.Kind)
+				}
+			}
+			if masked.Decision != kept.Decision || len(masked.Candidates) != len(kept.Candidates) ||
+				len(kept.Candidates) > 0 && masked.Candidates[0].Op != kept.Candidates[0].Op {
+				t.Fatalf("%q: the mask answers %v, its predicate %v", q, summarise(masked), summarise(kept))
+			}
 			alone := r.Search(q, Filter{}, limit)
 			r.Search(before, Filter{}, limit)
 			again := r.Search(q, Filter{}, limit)
