@@ -1,6 +1,12 @@
 package router
 
-import "github.com/intentsrv/intentsrv/internal/vecfile"
+import (
+	"maps"
+	"strings"
+
+	"github.com/intentsrv/intentsrv/internal/vecfile"
+	"github.com/intentsrv/intentsrv/operations"
+)
 
 // Words indexed beside a catalog's own, in the same field, so that a
 // request meets what the catalog writes in another form:
@@ -18,6 +24,10 @@ type alsoWords struct {
 	// learned vectors' vocabulary (words of real API text); nil when
 	// splitting is off.
 	dict *vecfile.Vectors
+	// prose holds the long words the catalog writes in its own summaries
+	// and descriptions (proseWords): words of its language, whatever the
+	// vectors know, so never split ("payouts" is not pay outs).
+	prose map[string]bool
 }
 
 func newAlsoWords(opts Options) alsoWords {
@@ -59,7 +69,7 @@ const (
 // pieces, the one whose last pieces are longest.
 func (a alsoWords) split(w string, out []string) []string {
 	n := len(w)
-	if n < minSplitWord || n > maxSplitPieces*maxSplitPiece || !lowerASCII(w) || a.known(w) {
+	if n < minSplitWord || n > maxSplitPieces*maxSplitPiece || !lowerASCII(w) || a.known(w) || a.prose[w] {
 		return out
 	}
 	// pieces[i] is the fewest pieces w[:i] splits into (0: none found),
@@ -86,6 +96,62 @@ func (a alsoWords) split(w string, out []string) []string {
 		out[l], out[r] = out[r], out[l]
 	}
 	return out
+}
+
+// proseWords returns the words of at least minSplitWord letters that ops
+// write in their summaries and descriptions, read in the build's chunks
+// cs, when the catalog's words are folded in (ablation "catalog-words");
+// nil otherwise.
+func proseWords(ops []*operations.Operation, cs [][2]int, opts Options) map[string]bool {
+	if tu := opts.tuning(); !tu.catalogWords || !tu.splitWords {
+		return nil
+	}
+	sets := make([]map[string]bool, len(cs))
+	parallel(cs, func(c, lo, hi int) {
+		prose := make(map[string]bool)
+		buf := make([]byte, 0, 64)
+		for _, op := range ops[lo:hi] {
+			for _, text := range [2]string{op.Summary, op.Description} {
+				for tok := range strings.FieldsSeq(text) {
+					// Only a word in letters, capitalised or not: a path,
+					// a URL, an identifier quoted or in camelCase
+					// ("/assetdatabases/{webId}", "order_status",
+					// "*itemusages*", "orderStatus") is the address's
+					// spelling, not a word of the prose.
+					if w, ok := proseWord(strings.Trim(tok, ".,;:!?()[]"), buf); ok && !prose[string(w)] {
+						prose[string(w)] = true
+					}
+				}
+			}
+		}
+		sets[c] = prose
+	})
+	for _, s := range sets[1:] {
+		maps.Copy(sets[0], s)
+	}
+	return sets[0]
+}
+
+// proseWord returns tok in lower case, written into buf, when it is a
+// word of at least minSplitWord ASCII letters whose letters after the
+// first are lower case.
+func proseWord(tok string, buf []byte) ([]byte, bool) {
+	if len(tok) < minSplitWord {
+		return nil, false
+	}
+	buf = buf[:0]
+	for i := 0; i < len(tok); i++ {
+		b := tok[i]
+		switch {
+		case b >= 'a' && b <= 'z':
+		case b >= 'A' && b <= 'Z' && i == 0:
+			b += 'a' - 'A'
+		default:
+			return nil, false
+		}
+		buf = append(buf, b)
+	}
+	return buf, true
 }
 
 // known reports whether w is a word of the dictionary or a verb.

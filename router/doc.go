@@ -86,7 +86,13 @@
 //     "uninvite" meets the catalog's invitations the same way), and a word
 //     that is several run together says each of them when they are words
 //     of the learned vectors' vocabulary ("deleteschedulingpolicy" →
-//     delete, scheduling, policy; ablation "split-words"). They pair into
+//     delete, scheduling, policy; ablation "split-words"), unless the
+//     catalog writes it as a word of its own prose: the served catalog's
+//     language is folded into the vectors' at index time, so Stripe's
+//     "payouts", which the vectors never learned, is not pay outs (a
+//     word of letters in a summary or description; a path, an
+//     identifier or a quoted name there is not prose; ablation
+//     "catalog-words"). They pair into
 //     bigrams as the words around them do, and the id and path words the
 //     re-ranker reads count them instead of the run-together word. A
 //     request's word the catalog does not say meets the catalog's pair

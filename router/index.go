@@ -75,8 +75,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                              float32
 }
 
 func defaultTuning() tuning {
@@ -85,7 +85,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -500,7 +500,7 @@ func (v *chunkVocab) bigram(a, b uint32) uint32 {
 // tokenizeChunk tokenizes ops[lo:hi] into docTerms and lens (indexed by
 // operation, local term ids) and returns the chunk's vocabulary. It writes
 // only the entries lo..hi-1 of docTerms and lens.
-func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, callers []bool, docTerms [][]termEntry, lens [][numFields]uint16) *chunkVocab {
+func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, callers []bool, prose map[string]bool, docTerms [][]termEntry, lens [][numFields]uint16) *chunkVocab {
 	v := &chunkVocab{
 		terms:   make(map[string]uint32, 1024),
 		pairs:   make(map[uint32]uint64, 1024),
@@ -517,6 +517,7 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 	var cur, block []termEntry
 	wbuf := make([]byte, 0, 64)
 	aw := newAlsoWords(opts)
+	aw.prose = prose
 	for d := lo; d < hi; d++ {
 		cur = cur[:0]
 		opFields(ops[d], func(f field, text string) {
@@ -794,8 +795,9 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 	if opts.tuning().callerPaths {
 		callers = callerPaths(paths)
 	}
+	prose := proseWords(ops, cs, opts)
 	parallel(cs, func(c, lo, hi int) {
-		vocabs[c] = tokenizeChunk(ops, lo, hi, opts, callers, docTerms, lens)
+		vocabs[c] = tokenizeChunk(ops, lo, hi, opts, callers, prose, docTerms, lens)
 	})
 	remaps := make([][]uint32, len(cs))
 	also := make(map[string][]string) // the build's only: the collectors read it

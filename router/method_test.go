@@ -718,6 +718,44 @@ func TestShellWordsMeetFilesystemTools(t *testing.T) {
 	})
 }
 
+// TestTheCatalogsProseWordsAreWords: a long word the vectors' vocabulary
+// lacks may be split into words it knows ("deleteschedulingpolicy" →
+// delete scheduling policy), but not one the catalog writes in its own
+// prose: "payouts", which the vectors learned without, is not "pay outs",
+// so a request to pay an invoice is not met by every payout operation.
+// An identifier the prose quotes ("/v1/payouts", "*payouts*") is not
+// prose.
+func TestTheCatalogsProseWordsAreWords(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("bank.v1.post_payouts", "POST", "To send funds to your own bank account, create a new payout object.", "/v1/payouts", operations.KindWrite),
+		httpOp("bank.v1.get_payouts", "GET", "Returns a list of existing payouts sent to bank accounts.", "/v1/payouts", operations.KindRead),
+		httpOp("bank.v1.get_payouts_payout", "GET", "Retrieve the details of an existing payout.", "/v1/payouts/{payout}", operations.KindRead),
+		httpOp("bank.v1.post_invoices_invoice_pay", "POST", "Pay an invoice out of band.", "/v1/invoices/{invoice}/pay", operations.KindWrite),
+	}
+	quoted := []*operations.Operation{
+		httpOp("bank.v1.get_payouts", "GET", "Lists what /v1/payouts holds; needs the *payouts* scope.", "/v1/payouts", operations.KindRead),
+		httpOp("bank.v1.post_invoices_invoice_pay", "POST", "Pay an invoice out of band.", "/v1/invoices/{invoice}/pay", operations.KindWrite),
+	}
+	payouts := func(r *Router) []string {
+		var ids []string
+		for _, id := range candidateIDs(r.Search("pay an invoice", Filter{}, 5)) {
+			if strings.Contains(id, "payouts") {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	}
+	if got := payouts(New(ops, Options{})); len(got) > 0 {
+		t.Errorf("pay an invoice lists %v, met on a piece of the catalog's word payouts", got)
+	}
+	if got := payouts(New(ops, Options{Ablate: []string{"catalog-words"}})); len(got) == 0 {
+		t.Error("without catalog-words the payouts are not met on pay (do the vectors now know payout?): the test shows nothing")
+	}
+	if got := payouts(New(quoted, Options{})); len(got) == 0 {
+		t.Error("a word the prose only quotes as an identifier or a path was taken for a prose word")
+	}
+}
+
 // A word in the action's place before a determiner is a verb, even one
 // the lexicon does not know: "Applies the specified tags" applies them
 // rather than listing tags because "applies" looks like a plural, and
