@@ -205,13 +205,15 @@ func TestClausesAreReranked(t *testing.T) {
 }
 
 // The re-ranker's path weights read how each candidate compares with the
-// rest of its pool (ablation pool-gaps): "Retrieve Printouts" is the
-// list, not the printout by id whose text says as much, and "Get an
-// Asset" the asset, not its filter one level down.
+// rest of its pool (ablation pool-gaps): "Get all Lexemes for a
+// Language" is a language's lexemes (/languages/{id}/lexemes), not every
+// lexeme, and "Get an Asset" the asset, not its filter one level down.
+// ("Retrieve Printouts", the first example, leads without them since
+// the catalog's prose keeps "printouts" one word: catalog-words.)
 func TestPoolGapsOnRealAPIs(t *testing.T) {
 	load := corpusLoader(t)
 	for _, tc := range []struct{ api, q, want string }{
-		{"exlibrisgroup.com/tasklists", "Retrieve Printouts", "api.printouts.get_almaws_v1_task_lists_printouts"},
+		{"digitallinguistics.io", "Get all Lexemes for a Language", "api.language.get_languages_language_id_lexemes"},
 		{"azure.com/mediaservices-AssetsAndAssetFilters", "Get an Asset", "api.subscriptions.get_subscriptions_subscription_id_resource_groups_resource_group_name_providers_microsoft_media_media_bfb29f9e"},
 	} {
 		c := load(tc.api)
