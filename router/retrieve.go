@@ -50,11 +50,11 @@ func (r *Router) hiddenOutscores(groups []group, qverb verbClass, f Filter, s fl
 		return false
 	}
 	p := r.probes.Get().(*scratch)
-	services, slug := p.services, p.slug
-	p.services, p.slug = sc.services, sc.slug // what analyze found, for the boosts
+	// What analyze found that the boosts read, copied: p keeps its own
+	// buffers.
+	p.services, p.slug = append(p.services[:0], sc.services...), sc.slug
 	hits, _ := r.score(groups, qverb, Filter{Namespace: f.Namespace, Only: m.out}, 1, p)
 	above := p.hidden > s || len(hits) > 0 && hits[0].s > s
-	p.services, p.slug = services, slug
 	p.clear()
 	r.probes.Put(p)
 	return above
