@@ -185,13 +185,18 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 	res := s.routerFor(query, f.Namespace).Search(query, s.filterFor(f), f.Limit)
 	if len(res.Candidates) == 0 {
 		// No word of the intent, nor any word the router relates to one,
-		// meets this catalog: the only case find answers with nothing.
+		// meets what this server offers: the only case find answers
+		// with nothing. When an operation the read-only policy hides
+		// meets it, that is what the agent is told.
+		if s.writesRefused(res) {
+			env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone},
+				Step{Tool: ToolDescribe, Why: "only operations that change state serve that intent, and they are hidden; browse the namespaces for reads"})
+			env.Warnings = []string{readOnlyWarning}
+			return env
+		}
 		env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone},
 			Step{Tool: ToolDescribe, Why: "nothing here serves that intent; browse the namespaces"})
 		env.Warnings = []string{"no operation matches that intent"}
-		if s.writesRefused(res) {
-			env.Warnings = []string{readOnlyWarning}
-		}
 		return env
 	}
 	label := confidenceLabel(res.Decision)

@@ -821,16 +821,10 @@ func TestWriteVerbOverReadsOnly(t *testing.T) {
 	}
 }
 
-// TestAskDoesNotRunAReadForAWrite: "transfer balance" asks for a write
-// the catalog has, in a verb the router does not know. Intent-only ask
-// searches reads, where the list of transfers stands clear of the rest;
-// it must not run it. Read-only, the answer is writes_disabled; with
-// writes allowed, not_read_only names the write and points to act. Either
-// way, nothing runs; a read the request does ask for still runs.
-func TestAskDoesNotRunAReadForAWrite(t *testing.T) {
-	ran := map[string]int{}
-	r := operations.NewRegistry()
-	add := func(id, method, path, desc string, kind operations.Kind) {
+// httpOpAdder returns a function that registers an HTTP-shaped operation
+// in r whose handler counts its calls in ran and answers [].
+func httpOpAdder(t *testing.T, r *operations.Registry, ran map[string]int) func(id, method, path, desc string, kind operations.Kind) {
+	return func(id, method, path, desc string, kind operations.Kind) {
 		h := func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 			ran[id]++
 			return json.RawMessage(`[]`), nil
@@ -840,6 +834,18 @@ func TestAskDoesNotRunAReadForAWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestAskDoesNotRunAReadForAWrite: "transfer balance" asks for a write
+// the catalog has, in a verb the router does not know. Intent-only ask
+// searches reads, where the list of transfers stands clear of the rest;
+// it must not run it. Read-only, the answer is writes_disabled; with
+// writes allowed, not_read_only names the write and points to act. Either
+// way, nothing runs; a read the request does ask for still runs.
+func TestAskDoesNotRunAReadForAWrite(t *testing.T) {
+	ran := map[string]int{}
+	r := operations.NewRegistry()
+	add := httpOpAdder(t, r, ran)
 	add("bank.transfers.get_balance_transfers", "GET", "/{api_key}/balance-transfers", "Lists the balance transfers made between the main account and its subaccounts in a period of time.", operations.KindRead)
 	add("bank.transfers.post_balance_transfers", "POST", "/{api_key}/balance-transfers", "Moves balance from the main account to one of its subaccounts, or back.", operations.KindWrite)
 	add("bank.transfers.get_credit_transfers", "GET", "/{api_key}/credit-transfers", "Lists the credit transfers made between the main account and its subaccounts in a period of time.", operations.KindRead)
@@ -873,5 +879,53 @@ func TestAskDoesNotRunAReadForAWrite(t *testing.T) {
 	}
 	if env := call(t, readOnly, ToolAsk, `{"intent":"list the balance transfers","params":{"api_key":"k"}}`); !env.OK || ran["bank.transfers.get_balance_transfers"] != 1 {
 		t.Errorf("a read asked for: %s (ran %v)", env.JSON(), ran)
+	}
+}
+
+// TestAnUnknownVerbThatNamesAHiddenCall: "pay an invoice" asks for a call
+// the catalog names for it (POST /v1/invoices/{invoice}/pay), in a verb
+// the router's lexicon does not know. On a read-only server find offers
+// the invoice reads flagged as low confidence with the read-only warning,
+// and ask refuses with writes_disabled; with writes allowed, ask answers
+// not_read_only and points act at the call. A read that only a hidden
+// POST serves gets the read-only warning, not "no operation matches".
+// Nothing runs.
+func TestAnUnknownVerbThatNamesAHiddenCall(t *testing.T) {
+	ran := map[string]int{}
+	r := operations.NewRegistry()
+	add := httpOpAdder(t, r, ran)
+	add("billing.invoices.get_invoices", "GET", "/v1/invoices", "Lists your invoices.", operations.KindRead)
+	add("billing.invoices.get_invoice", "GET", "/v1/invoices/{invoice}", "Retrieves the invoice with the given ID.", operations.KindRead)
+	add("billing.invoices.post_invoices", "POST", "/v1/invoices", "Creates a draft invoice for a customer.", operations.KindWrite)
+	add("billing.invoices.post_invoice_pay", "POST", "/v1/invoices/{invoice}/pay", "Attempts to collect payment on an invoice out of the normal collection schedule.", operations.KindWrite)
+	add("billing.exports.post_exports_list", "POST", "/v1/exports:list", "Lists the exports of invoices to the ledger.", operations.KindWrite)
+
+	readOnly, err := New(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := call(t, readOnly, ToolFind, `{"intent":"pay an invoice"}`)
+	if !env.OK || data(t, env)["confidence"] != confidenceLow || !strings.Contains(strings.Join(env.Warnings, " "), "read-only") {
+		t.Errorf("read-only find for an unknown verb's call: want the reads, low confidence, and the read-only warning: %s", env.JSON())
+	}
+	if env := call(t, readOnly, ToolAsk, `{"intent":"pay an invoice"}`); env.Code != CodeWritesDisabled || !strings.Contains(string(env.JSON()), `"candidates":[{"id":"billing.invoices.get_invoice"`) {
+		t.Errorf("read-only ask for an unknown verb's call: want writes_disabled with the closest reads: %s", env.JSON())
+	}
+	// Only a hidden POST serves this read: nothing is listed, and find
+	// says why instead of "no operation matches".
+	env = call(t, readOnly, ToolFind, `{"intent":"ledger exports"}`)
+	if !env.OK || len(data(t, env)["candidates"].([]any)) != 0 || strings.Join(env.Warnings, " ") != readOnlyWarning {
+		t.Errorf("read-only find that only a hidden call serves: want no candidates and the read-only warning: %s", env.JSON())
+	}
+	writable, err := New(r, Options{Writes: WritesConfirm, PlanKey: []byte("0123456789abcdef0123456789abcdef")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = call(t, writable, ToolAsk, `{"intent":"pay an invoice"}`)
+	if env.Code != CodeNotReadOnly || env.Remedy == nil || env.Remedy.Tool != ToolAct || env.Remedy.Action != "billing.invoices.post_invoice_pay" {
+		t.Errorf("ask for an unknown verb's call on a writable server: want not_read_only pointing act at it: %s", env.JSON())
+	}
+	if len(ran) != 0 {
+		t.Fatalf("something ran: %v", ran)
 	}
 }

@@ -90,7 +90,13 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 	// catalog of reads only ("generate a preview" over a read named
 	// generate_preview), the reads answer it.
 	if res.Decision != router.DecisionRun && s.writesRefused(res) {
-		return nil, failure(CodeWritesDisabled, "that intent asks to change state, and this server is read-only", nil, readOnlyRemedy())
+		// The closest reads go along: if a read was meant after all,
+		// the agent can ask again with one of them as action.
+		var details any
+		if len(res.Candidates) > 0 {
+			details = map[string]any{"candidates": s.candidateViews(res.Candidates)}
+		}
+		return nil, failure(CodeWritesDisabled, "that intent asks to change state, and this server is read-only", details, readOnlyRemedy())
 	}
 	if len(res.Candidates) == 0 {
 		env := failure(CodeNoMatch, "no operation matches that intent", map[string]any{"candidates": []candidateView{}},

@@ -18,7 +18,7 @@ var Ablations = []string{
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
-	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words", "who-is-in", "reads-first", "read-orders", "open-sense", "title-verbs", "rpc-calls", "file-names", "filtered-runs", "catalog-words",
+	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words", "who-is-in", "reads-first", "read-orders", "open-sense", "title-verbs", "rpc-calls", "file-names", "filtered-runs", "catalog-words", "hidden-actions", "hidden-only",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -68,6 +68,8 @@ func (o *Options) ablate(tu *tuning) {
 		"file-names":        &tu.fileNames,
 		"filtered-runs":     &tu.filteredRuns,
 		"catalog-words":     &tu.catalogWords,
+		"hidden-actions":    &tu.hiddenActions,
+		"hidden-only":       &tu.hiddenOnly,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

@@ -48,7 +48,11 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		}
 	}
 	if len(hits) == 0 || total <= 0 {
-		return Result{Decision: DecisionNoMatch}
+		res = Result{Decision: DecisionNoMatch}
+		if len(hits) == 0 && total > 0 {
+			r.hiddenOnly(groups, qverb, f, nil, &res, sc)
+		}
+		return res
 	}
 	res.Candidates = make([]Candidate, 0, len(hits))
 	ex := r.newExplainer(groups, hits, sc)
@@ -99,11 +103,21 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		// Weak partial matches stay: they are the closest the catalog
 		// has, and a caller shows them flagged. Hiding them would tell
 		// an agent the catalog cannot serve the intent when it may.
+		// A hidden call the request names, or a hidden write that meets
+		// it better, is why, when there is one.
 		res.Decision = DecisionNoMatch
+		if !r.hiddenAction(groups, qverb, f, first[0], &res, sc) {
+			r.hiddenOnly(groups, qverb, f, &first[0], &res, sc)
+		}
 	case qverb.kind() != operations.KindRead && qverb.kind() != "" && r.ops[first[0].d].Kind == operations.KindRead && r.hiddenOutscores(groups, qverb, f, first[0].s, sc):
 		// "delete ticket 4" on a read-only server: the operation it asks
 		// for is hidden by the filter, and the reads left do something
 		// else. The reads stay as "closest"; Result.Verb says why.
+		res.Decision = DecisionNoMatch
+	case r.hiddenAction(groups, qverb, f, first[0], &res, sc):
+		// "pay an invoice" on a read-only server: a verb the lexicon
+		// does not know, but a hidden write is named for it and
+		// outscores the reads. Result.Hidden names the write.
 		res.Decision = DecisionNoMatch
 	case r.mayRun(groups, qverb, res.Candidates[0].Confidence, margin, hits, first, sc):
 		res.Decision = DecisionRun

@@ -292,7 +292,18 @@
 // operation, else the answer is DecisionChoose and Result.Hidden is the
 // whole catalog's leader when the filter hid it ("transfer balance" among
 // reads would run the list of transfers; checkHidden, ablation
-// "filtered-runs"). The constants are in decide.go,
+// "filtered-runs"). A verb the lexicon does not know is read off the
+// catalog: when the write that leads what the filter hides is a call
+// named for the request's action (POST /invoices/{id}/pay for "pay an
+// invoice"; the call name of its path's action segment) and outscores
+// every read, the answer is DecisionNoMatch with Result.Hidden that write
+// (hiddenAction, ablation "hidden-actions"). When what the filter keeps
+// meets the request too weakly for an answer, or not at all, and a
+// hidden write meets it better, Result.Hidden names that write too,
+// unless the request says it reads and some read meets it (hiddenOnly,
+// ablation "hidden-only"): an all-POST API on a read-only server then
+// says its operations are hidden, not that nothing matches. The
+// constants are in decide.go,
 // tuned on testdata/intents/helpdesk.jsonl for run precision first, and
 // the probability floor on the corpus benchmark's tune split.
 //

@@ -1094,6 +1094,96 @@ func TestAFilterNeverMakesAGuessCertain(t *testing.T) {
 	}
 }
 
+// TestAHiddenCallAnswersAnUnknownVerb: "pay an invoice" asks, in a verb
+// the lexicon does not know, for a call the catalog names for it
+// (POST /invoices/{invoice}/pay). A read-only search lists the reads of
+// invoices, runs nothing, and names the hidden call, whatever form the
+// filter takes; without the rule nothing says why the reads fall short. A
+// request of nouns that a hidden write's path says earlier than its call
+// ("user devices") is no call, and the whole catalog, unfiltered, leads
+// with the call itself.
+func TestAHiddenCallAnswersAnUnknownVerb(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("billing.invoices.get_invoices", "GET", "Lists your invoices.", "/v1/invoices", operations.KindRead),
+		httpOp("billing.invoices.get_invoice", "GET", "Retrieves the invoice with the given ID.", "/v1/invoices/{invoice}", operations.KindRead),
+		httpOp("billing.invoices.post_invoices", "POST", "Creates a draft invoice for a customer.", "/v1/invoices", operations.KindWrite),
+		httpOp("billing.invoices.post_invoice_pay", "POST", "Stripe automatically creates and then attempts to collect payment on invoices for customers on subscriptions.", "/v1/invoices/{invoice}/pay", operations.KindWrite),
+		httpOp("billing.invoices.post_invoice_void", "POST", "Mark a finalized invoice as void. This cannot be undone.", "/v1/invoices/{invoice}/void", operations.KindWrite),
+		httpOp("devices.user.get_user_devices", "GET", "Lists the devices of the user.", "/user/devices", operations.KindRead),
+		httpOp("devices.user.get_user_device", "GET", "Returns the device of the user with the given serial.", "/user/devices/{serial}", operations.KindRead),
+		httpOp("devices.user.post_user_devices", "POST", "Adds a device to the user's devices.", "/user/devices", operations.KindWrite),
+	}
+	// Here the reads meet too little of either request to answer it, so
+	// hidden-only would name the call too.
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"hidden-actions", "hidden-only"}})
+	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
+	for q, hidden := range map[string]string{
+		"pay an invoice":     "billing.invoices.post_invoice_pay",
+		"void invoice in_42": "billing.invoices.post_invoice_void",
+	} {
+		for name, f := range map[string]Filter{
+			"mask":  {Only: on.Mask(notWrite)},
+			"keep":  {Keep: notWrite},
+			"kinds": {Kinds: []operations.Kind{operations.KindRead}},
+		} {
+			res := on.Search(q, f, 5)
+			if res.Decision != DecisionNoMatch || res.Hidden == nil || res.Hidden.ID != hidden {
+				t.Errorf("%q, read-only (%s): %s %v, hidden %v; want no_match naming %s", q, name, res.Decision, candidateIDs(res), res.Hidden, hidden)
+			}
+			if len(res.Candidates) == 0 || res.Candidates[0].Op.Kind != operations.KindRead {
+				t.Errorf("%q, read-only (%s): %v, want the reads listed", q, name, candidateIDs(res))
+			}
+		}
+		if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Hidden != nil {
+			t.Errorf("%q with hidden-actions off: %s, hidden %v; want no call named (the test does not test the rule)", q, res.Decision, res.Hidden.ID)
+		}
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != hidden {
+			t.Errorf("%q, every operation: %v, want %s first", q, got, hidden)
+		}
+	}
+	if res := on.Search("user devices", Filter{Only: on.Mask(notWrite)}, 5); res.Hidden != nil || res.Decision == DecisionNoMatch {
+		t.Errorf(`"user devices", read-only: %s %v, hidden %v; want the reads offered`, res.Decision, candidateIDs(res), res.Hidden)
+	}
+	// An invoice that says what is left to pay meets the request well
+	// enough that, without the rule, the read-only answer offers it as a
+	// choice (medium confidence); with it, the reads fall short.
+	ops[1] = httpOp("billing.invoices.get_invoice", "GET", "Retrieves the invoice with the given ID: its lines, what is due and what is left to pay.", "/v1/invoices/{invoice}", operations.KindRead)
+	on, off = New(ops, Options{}), New(ops, Options{Ablate: []string{"hidden-actions"}})
+	if res := on.Search("pay an invoice", Filter{Only: on.Mask(notWrite)}, 5); res.Decision != DecisionNoMatch || res.Hidden == nil || res.Hidden.ID != "billing.invoices.post_invoice_pay" {
+		t.Errorf(`"pay an invoice" where a read says "pay": %s, hidden %v; want no_match naming the call`, res.Decision, res.Hidden)
+	}
+	if res := off.Search("pay an invoice", Filter{Only: off.Mask(notWrite)}, 5); res.Decision == DecisionNoMatch {
+		t.Errorf(`"pay an invoice" where a read says "pay", hidden-actions off: %s; want a choice (the test does not test the rule)`, res.Decision)
+	}
+}
+
+// TestNothingVisibleNamesTheHiddenLeader: over an API whose imports are
+// all POST calls, "list the imports" meets nothing a read-only search
+// keeps. The answer is empty, but it names the hidden call that would
+// serve it, so that the server can say why; without the rule it says
+// nothing, as it does for a request nothing in the catalog meets.
+func TestNothingVisibleNamesTheHiddenLeader(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("migrate.imports.post_list_imports", "POST", "Lists the imports of the account.", "/ListImports", operations.KindWrite),
+		httpOp("migrate.imports.post_start_import", "POST", "Starts an import of records.", "/StartImport", operations.KindWrite),
+		httpOp("migrate.health.get_health", "GET", "Reports whether the service is up.", "/health", operations.KindRead),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"hidden-only"}})
+	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
+	for name, f := range map[string]Filter{"mask": {Only: on.Mask(notWrite)}, "kinds": {Kinds: []operations.Kind{operations.KindRead}}} {
+		res := on.Search("list the imports", f, 5)
+		if len(res.Candidates) != 0 || res.Hidden == nil || res.Hidden.ID != "migrate.imports.post_list_imports" {
+			t.Errorf("read-only (%s): %v, hidden %v; want nothing listed and the hidden call named", name, candidateIDs(res), res.Hidden)
+		}
+	}
+	if res := off.Search("list the imports", Filter{Only: off.Mask(notWrite)}, 5); res.Hidden != nil {
+		t.Errorf("with hidden-only off: hidden %s; want none (the test does not test the rule)", res.Hidden.ID)
+	}
+	if res := on.Search("weather in Paris", Filter{Only: on.Mask(notWrite)}, 5); len(res.Candidates) != 0 || res.Hidden != nil {
+		t.Errorf("a request nothing meets: %v, hidden %v; want nothing", candidateIDs(res), res.Hidden)
+	}
+}
+
 // bankOps is a catalog of money transfers between an account and its
 // subaccounts: a list and a write for each kind of transfer, in the shape
 // of a real one (the benchmark's withheld summaries: descriptions only).

@@ -49,15 +49,99 @@ func (r *Router) hiddenOutscores(groups []group, qverb verbClass, f Filter, s fl
 	if m == nil || m.r != r {
 		return false
 	}
+	top, hidden := r.probeTop(groups, qverb, Filter{Namespace: f.Namespace, Only: m.out}, sc)
+	return hidden > s || top.s > s
+}
+
+// probeTop searches the request's groups among the operations f keeps for
+// their best alone, top (score 0 when none), and the best score of those
+// f's namespace, kinds or predicate rejected, from scratches apart from
+// sc's: sc still describes the ranking the request's search is building.
+func (r *Router) probeTop(groups []group, qverb verbClass, f Filter, sc *scratch) (top hit, hidden float32) {
 	p := r.probes.Get().(*scratch)
 	// What analyze found that the boosts read, copied: p keeps its own
 	// buffers.
 	p.services, p.slug = append(p.services[:0], sc.services...), sc.slug
-	hits, _ := r.score(groups, qverb, Filter{Namespace: f.Namespace, Only: m.out}, 1, p)
-	above := p.hidden > s || len(hits) > 0 && hits[0].s > s
+	if hits, _ := r.score(groups, qverb, f, 1, p); len(hits) > 0 {
+		top = hits[0]
+	}
+	hidden = p.hidden
 	p.clear()
 	r.probes.Put(p)
-	return above
+	return top, hidden
+}
+
+// hiddenAction reports whether the request's action is a verb the lexicon
+// does not know ("pay an invoice", "reboots brokers": a verb its nouns
+// only imply is no verb of the request's) that an operation f
+// hides is named for, a write that outscores lead, the first pass's
+// leader among what f keeps; it names that write in res.Hidden. A known
+// verb's class says whether a request writes (hiddenOutscores); this is
+// the catalog saying it, for the verbs only the catalog knows. The action
+// must not be a collection of the catalog ("invoice payments" asks about
+// invoices), and lead must not itself write.
+func (r *Router) hiddenAction(groups []group, qverb verbClass, f Filter, lead hit, res *Result, sc *scratch) bool {
+	if !r.tu.hiddenActions || qverb != verbNone && !sc.implied || !f.hides() || r.ops[lead.d].Kind.IsWrite() {
+		return false
+	}
+	i := slices.IndexFunc(groups, func(g group) bool { return g.action })
+	if i < 0 || groups[i].verb || len(groups[i].variants) == 0 || r.namesCollection(groups[i].surface) ||
+		r.idx.kind(groups[i].variants[0].t)&callWord == 0 {
+		return false
+	}
+	top, _ := r.probeTop(groups, qverb, f.complement(), sc)
+	if top.s <= lead.s {
+		return false
+	}
+	h := r.ops[top.d]
+	if !h.Kind.IsWrite() || !r.callNamedFor(groups, top.d) {
+		return false
+	}
+	res.Hidden = h
+	return true
+}
+
+// hiddenOnly names in res.Hidden the write that leads the request among
+// the operations f hides, for a request that what f keeps meets too
+// weakly for an answer (lead, the first pass's leader, scores below it)
+// or not at all (lead nil): the catalog can serve it, with an operation
+// the filter does not allow ("list imports" over an API whose every call
+// is a POST, on a read-only server). A request that says it reads ("did
+// someone create note 3", "list the notes") is answered by the weak reads
+// it meets: only when it meets none is the hidden write named.
+func (r *Router) hiddenOnly(groups []group, qverb verbClass, f Filter, lead *hit, res *Result, sc *scratch) {
+	if !r.tu.hiddenOnly || !f.hides() || lead != nil && qverb.reads() && !sc.implied {
+		return
+	}
+	top, _ := r.probeTop(groups, qverb, f.complement(), sc)
+	if top.s > 0 && (lead == nil || top.s > lead.s) && r.ops[top.d].Kind.IsWrite() {
+		res.Hidden = r.ops[top.d]
+	}
+}
+
+// callNamedFor reports whether operation d is a call named for the
+// request's action word: the call name of its HTTP path's action segment
+// says the word (/invoices/{invoice}/pay, /text/humanize,
+// ?Action=CopySnapshot, /v1/{name}:accept), or, without a path, its id
+// says it (namedFor). A word of the path before that segment names
+// things, not the call ("user devices" is no call to "user").
+func (r *Router) callNamedFor(groups []group, d uint32) bool {
+	h := r.ops[d].HTTP
+	if h == nil {
+		return r.namedFor(groups, d)
+	}
+	i := slices.IndexFunc(groups, func(g group) bool { return g.action })
+	if i < 0 || len(groups[i].variants) == 0 {
+		return false
+	}
+	name, _ := callName(actionSegment(h.Path)) // as index.resKind's callWord
+	t, found := groups[i].variants[0].t, false
+	splitBytesBuf(name, nil, func(w []byte) {
+		if u, ok := r.idx.terms[plural(string(w))]; ok && u == t {
+			found = true
+		}
+	})
+	return found
 }
 
 // The lexical retrieval stage: BM25F postings accumulated group by group,

@@ -114,11 +114,15 @@ type Result struct {
 	// ...; "" when the query has no recognisable verb (or is an exact id).
 	// A caller can tell a write intent that met a read-only filter.
 	Verb operations.Kind
-	// Hidden is the operation that leads the request across the whole
-	// catalog when the search's filter hid it, so the filtered leader was
-	// not run (a write, for a read-only search): the request asks for
-	// something the filter does not allow. Nil otherwise. It may name an
-	// operation the caller's policy hides: say what it is, not its id.
+	// Hidden is an operation the search's filter hid that the request
+	// asks for: the whole catalog's leader when it would not run the
+	// filtered one (a write, for a read-only search); a write named for a
+	// verb the lexicon does not know that outscores what the filter
+	// keeps ("pay an invoice": POST /invoices/{id}/pay); or the hidden
+	// leader when nothing the filter keeps meets the request. The
+	// request asks for something the filter does not allow. Nil
+	// otherwise. It may name an operation the caller's policy hides: say
+	// what it is, not its id.
 	Hidden *operations.Operation
 }
 
@@ -275,6 +279,16 @@ func (r *Router) allowed(f *Filter, d uint32) bool {
 		return true
 	}
 	return f.passes(r.ops[d], only)
+}
+
+// complement keeps the operations of f's namespace that f does not.
+func (f *Filter) complement() Filter {
+	if f.Only != nil && len(f.Kinds) == 0 && f.Keep == nil {
+		return Filter{Namespace: f.Namespace, Only: f.Only.out}
+	}
+	rest := *f
+	rest.Namespace = ""
+	return Filter{Namespace: f.Namespace, Keep: func(op *operations.Operation) bool { return !rest.allowed(op) }}
 }
 
 // allowed reports whether op passes f.
