@@ -221,10 +221,18 @@ type Metrics struct {
 	LowRate float64 `json:"low_rate"`
 	// ReadsAsWrites is the share of labelled read requests taken as a
 	// write: a write verb where the catalog has writes (which ask refuses
-	// on a read-only server that hides them), or a write ranked first.
+	// on a read-only server that hides them), a write ranked first, or a
+	// write the whole catalog ranks first when an intent-only ask, among
+	// reads, runs nothing (Result.Hidden: ask answers not_read_only).
 	ReadsAsWrites float64 `json:"reads_as_writes"`
-	LatencyP50us  float64 `json:"latency_p50_us"`
-	LatencyP99us  float64 `json:"latency_p99_us"`
+	// WritesWarned is the share of labelled write requests that a search
+	// among reads (intent-only ask; find on a read-only server) answers
+	// as asking for a write: its verb writes, or it names the write the
+	// filter hid (Result.Hidden). The rest are offered reads with no word
+	// that what they ask for is hidden.
+	WritesWarned float64 `json:"writes_warned"`
+	LatencyP50us float64 `json:"latency_p50_us"`
+	LatencyP99us float64 `json:"latency_p99_us"`
 }
 
 // falseRun counts x, a run on the wrong operation.
@@ -265,8 +273,9 @@ type qres struct {
 	// runDeletes: the decision is to run an operation that destroys.
 	runDeletes bool
 	// askRuns: an intent-only ask, which searches reads, runs its top
-	// candidate; askRight: that candidate is a label.
-	askRuns, askRight bool
+	// candidate; askRight: that candidate is a label. askWarns: that
+	// search says the request asks for a write (WritesWarned).
+	askRuns, askRight, askWarns bool
 }
 
 // Evaluate runs every query through r and measures the ranking (top-1,
@@ -322,6 +331,10 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 				x.askRuns = true
 				x.askRight = slices.Contains(q.Labels, label(a.Candidates[0].Op))
 			}
+			// ask answers a hidden write with not_read_only.
+			hiddenWrite := a.Hidden != nil && a.Hidden.Kind.IsWrite()
+			x.writeRouted = x.writeRouted || len(q.Labels) > 0 && hiddenWrite
+			x.askWarns = a.Verb.IsWrite() || hiddenWrite
 		}
 		t.res = append(t.res, x)
 	}
@@ -384,7 +397,7 @@ func (t *Tally) Report(misses bool) Report {
 func metrics(res []qres) Metrics {
 	var m Metrics
 	var lats []time.Duration
-	var predNo, predNoRight, runs, runsRight, askRuns, empty, low, reads, readsAsWrites int
+	var predNo, predNoRight, runs, runsRight, askRuns, empty, low, reads, readsAsWrites, writes, writesWarned int
 	for _, x := range res {
 		m.N++
 		lats = append(lats, x.lat)
@@ -418,6 +431,11 @@ func metrics(res []qres) Metrics {
 			reads++
 			if x.writeRouted {
 				readsAsWrites++
+			}
+		} else {
+			writes++
+			if x.askWarns {
+				writesWarned++
 			}
 		}
 		gold := x.q.Labels
@@ -494,6 +512,9 @@ func metrics(res []qres) Metrics {
 	}
 	if reads > 0 {
 		m.ReadsAsWrites = float64(readsAsWrites) / float64(reads)
+	}
+	if writes > 0 {
+		m.WritesWarned = float64(writesWarned) / float64(writes)
 	}
 	if predNo > 0 {
 		m.NoMatchPrec = float64(predNoRight) / float64(predNo)

@@ -1203,8 +1203,9 @@ func bankOps() []*operations.Operation {
 // TestEvaluateCountsWhatAskRuns: the evaluation measures what intent-only
 // ask would execute, searching reads. "transfer balance" (a write) would
 // run the list of transfers there but for the whole-catalog check: a
-// false run of ask's, which the filtered-runs rule removes; the read asked
-// for runs either way.
+// false run of ask's, which the filtered-runs rule removes, and with it
+// the write named as what the request asks for (writes warned); the read
+// asked for runs either way.
 func TestEvaluateCountsWhatAskRuns(t *testing.T) {
 	qs := []Query{
 		{Query: "transfer balance", Labels: []string{"bank.transfers.post_balance_transfers"}},
@@ -1214,10 +1215,11 @@ func TestEvaluateCountsWhatAskRuns(t *testing.T) {
 		ablate   []string
 		runs     float64
 		falseRun int
-	}{{nil, 0.5, 0}, {[]string{"filtered-runs"}, 1, 1}} {
+		warned   float64
+	}{{nil, 0.5, 0, 1}, {[]string{"filtered-runs"}, 1, 1, 0}} {
 		m := Evaluate(New(bankOps(), Options{Ablate: c.ablate}), qs, EvalOptions{}).All
-		if m.AskRunRate != c.runs || m.AskFalseRuns != c.falseRun {
-			t.Errorf("ablate %v: ask runs %.2f, ask false runs %d; want %.2f and %d", c.ablate, m.AskRunRate, m.AskFalseRuns, c.runs, c.falseRun)
+		if m.AskRunRate != c.runs || m.AskFalseRuns != c.falseRun || m.WritesWarned != c.warned {
+			t.Errorf("ablate %v: ask runs %.2f, ask false runs %d, writes warned %.2f; want %.2f, %d and %.2f", c.ablate, m.AskRunRate, m.AskFalseRuns, m.WritesWarned, c.runs, c.falseRun, c.warned)
 		}
 	}
 }

@@ -28,7 +28,10 @@ operation that destroys: "false deletes"), read requests taken as writes
 ("reads→writes"), what an intent-only ask runs, searching reads only:
 the share of queries it runs ("ask runs") and its runs of an operation
 that is not a label ("ask false"; a read run for a write request counts),
-no-match precision/recall on queries with empty labels, and latency.
+the share of write requests that search says ask for a write ("writes
+warned": what a read-only server tells the agent instead of offering
+reads), no-match precision/recall on queries with empty labels, and
+latency.
 
 With --tools the operations are the tools of a dev set (formats of
 ../shared/bench/README.md); without it, the configured catalog.
@@ -233,7 +236,7 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 		fmt.Fprintf(w, "%d operations (index built in %s), %d queries\n\n", first.rep.NumOps, first.build.Round(time.Millisecond), first.rep.Queries)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "set\trouter\tn\ttop-1\trecall@5\thit@5\tMRR\tnDCG@10\tempty\tlow\tfalse runs\tfalse deletes\task runs\task false\treads→writes\tno-match P\tno-match R\trun rate\trun P\tp50 µs\tp99 µs\t")
+	fmt.Fprintln(tw, "set\trouter\tn\ttop-1\trecall@5\thit@5\tMRR\tnDCG@10\tempty\tlow\tfalse runs\tfalse deletes\task runs\task false\treads→writes\twrites warned\tno-match P\tno-match R\trun rate\trun P\tp50 µs\tp99 µs\t")
 	row := func(set, name string, m router.Metrics) {
 		nm := func(v float64, n int) string {
 			if n == 0 {
@@ -241,8 +244,8 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 			}
 			return fmt.Sprintf("%.3f", v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.3f\t%d\t%.3f\t%s\t%s\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
-			set, name, m.N, m.Top1, m.Recall5, m.Hit5, m.MRR, m.NDCG10, m.EmptyRate, m.LowRate, m.FalseRuns, m.FalseDeletes, m.AskRunRate, m.AskFalseRuns, m.ReadsAsWrites,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.3f\t%d\t%.3f\t%.3f\t%s\t%s\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
+			set, name, m.N, m.Top1, m.Recall5, m.Hit5, m.MRR, m.NDCG10, m.EmptyRate, m.LowRate, m.FalseRuns, m.FalseDeletes, m.AskRunRate, m.AskFalseRuns, m.ReadsAsWrites, m.WritesWarned,
 			nm(m.NoMatchPrec, m.NNoMatch), nm(m.NoMatchRec, m.NNoMatch), m.RunRate, m.RunPrecision,
 			m.LatencyP50us, m.LatencyP99us)
 	}
