@@ -299,8 +299,9 @@
 // every read, the answer is DecisionNoMatch with Result.Hidden that write
 // (hiddenAction, ablation "hidden-actions"). When what the filter keeps
 // meets the request too weakly for an answer, or not at all, and a
-// hidden write meets it better, Result.Hidden names that write too,
-// unless the request says it reads and some read meets it (hiddenOnly,
+// hidden write meets it better, Result.Hidden names that write too;
+// for a request that says it reads and that some read meets, only a
+// write named for reading (POST /ListImports) is named (hiddenOnly,
 // ablation "hidden-only"): an all-POST API on a read-only server then
 // says its operations are hidden, not that nothing matches. The
 // constants are in decide.go,

@@ -1161,12 +1161,20 @@ func TestAHiddenCallAnswersAnUnknownVerb(t *testing.T) {
 // all POST calls, "list the imports" meets nothing a read-only search
 // keeps. The answer is empty, but it names the hidden call that would
 // serve it, so that the server can say why; without the rule it says
-// nothing, as it does for a request nothing in the catalog meets.
+// nothing, as it does for a request nothing in the catalog meets. Where
+// a read meets the request weakly, a request that says it reads names
+// only a hidden call named for reading: a question about an import is
+// no call to start one.
 func TestNothingVisibleNamesTheHiddenLeader(t *testing.T) {
 	ops := []*operations.Operation{
 		httpOp("migrate.imports.post_list_imports", "POST", "Lists the imports of the account.", "/ListImports", operations.KindWrite),
 		httpOp("migrate.imports.post_start_import", "POST", "Starts an import of records.", "/StartImport", operations.KindWrite),
 		httpOp("migrate.health.get_health", "GET", "Reports whether the service is up.", "/health", operations.KindRead),
+	}
+	weak := append(slices.Clone(ops), httpOp("migrate.usage.get_usage", "GET", "Returns the usage of the organization, with its imports and exports.", "/usage", operations.KindRead))
+	wr := New(weak, Options{})
+	if res := wr.Search("did someone start an import", Filter{Only: wr.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}, 5); len(res.Candidates) == 0 || res.Hidden != nil {
+		t.Errorf("a question a read meets weakly: %s %v, hidden %v; want the read, no hidden call", res.Decision, candidateIDs(res), res.Hidden)
 	}
 	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"hidden-only"}})
 	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }

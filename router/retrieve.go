@@ -106,17 +106,22 @@ func (r *Router) hiddenAction(groups []group, qverb verbClass, f Filter, lead hi
 // weakly for an answer (lead, the first pass's leader, scores below it)
 // or not at all (lead nil): the catalog can serve it, with an operation
 // the filter does not allow ("list imports" over an API whose every call
-// is a POST, on a read-only server). A request that says it reads ("did
-// someone create note 3", "list the notes") is answered by the weak reads
-// it meets: only when it meets none is the hidden write named.
+// is a POST, on a read-only server). A request that says it reads, and
+// that some read meets, names only a hidden write named for reading (POST
+// /ListImports, :getIamPolicy): "did someone create note 3" is a
+// question about notes, not a call to the hidden create.
 func (r *Router) hiddenOnly(groups []group, qverb verbClass, f Filter, lead *hit, res *Result, sc *scratch) {
-	if !r.tu.hiddenOnly || !f.hides() || lead != nil && qverb.reads() && !sc.implied {
+	if !r.tu.hiddenOnly || !f.hides() {
 		return
 	}
 	top, _ := r.probeTop(groups, qverb, f.complement(), sc)
-	if top.s > 0 && (lead == nil || top.s > lead.s) && r.ops[top.d].Kind.IsWrite() {
-		res.Hidden = r.ops[top.d]
+	if top.s <= 0 || lead != nil && top.s <= lead.s || !r.ops[top.d].Kind.IsWrite() {
+		return
 	}
+	if lead != nil && qverb.reads() && !sc.implied && !r.verbs[top.d].reads() {
+		return
+	}
+	res.Hidden = r.ops[top.d]
 }
 
 // callNamedFor reports whether operation d is a call named for the
