@@ -150,6 +150,18 @@ func TestE2EStdioDefaultIsReadOnly(t *testing.T) {
 	if env.OK || env.Code != "writes_disabled" {
 		t.Fatalf("a write through the read-only server: %+v", env)
 	}
+	// A verb the router's lexicon does not know, for a hidden write named
+	// for it (helpdesk.webhooks.rotate_secret): the webhook reads come
+	// back flagged, with the word that writes are hidden, not as the
+	// answer; ask refuses, listing them.
+	env = callTool(t, c, "find", map[string]any{"intent": "rotate the webhook secret"})
+	if !env.OK || !strings.Contains(string(env.Data), `"confidence":"low"`) || !strings.Contains(strings.Join(env.Warnings, " "), "read-only") {
+		t.Fatalf("find for a hidden call: %s warnings %q", env.Data, env.Warnings)
+	}
+	env = callTool(t, c, "ask", map[string]any{"intent": "rotate the webhook secret"})
+	if env.OK || env.Code != "writes_disabled" || !strings.Contains(string(env.Details), "helpdesk.webhooks.get") {
+		t.Fatalf("ask for a hidden call: %+v", env)
+	}
 }
 
 func TestE2EStdioCreateThenRead(t *testing.T) {
