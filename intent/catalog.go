@@ -194,6 +194,9 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 			env.Warnings = []string{readOnlyWarning}
 			return env
 		}
+		if st, ok := s.filteredOut(res, f); ok {
+			return success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone}, st)
+		}
 		env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone},
 			Step{Tool: ToolDescribe, Why: "nothing here serves that intent; browse the namespaces"})
 		env.Warnings = []string{"no operation matches that intent"}
@@ -211,6 +214,9 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 		for _, ns := range candidateNamespaces(res.Candidates, 3) {
 			steps = append(steps, Step{Tool: ToolDescribe, Params: map[string]any{"namespace": ns}, Why: "browse " + ns + ", where the closest candidates are"})
 		}
+		if st, ok := s.filteredOut(res, f); ok {
+			steps = append([]Step{st}, steps...)
+		}
 		env = success(data, steps...)
 		env.Warnings = append(env.Warnings, lowConfidenceWarning)
 	} else {
@@ -224,6 +230,18 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 	m.Score = round2(res.Candidates[0].Score)
 	m.Confidence = round2(res.Candidates[0].Confidence)
 	return env
+}
+
+// filteredOut returns the step to an operation that serves the intent
+// better than every candidate but that find's kind filter left out (the
+// router's Result.Hidden, which the policy lets the agent see): "pay an
+// invoice" with kind read, where the payment is a write.
+func (s *Server) filteredOut(res router.Result, f filters) (Step, bool) {
+	h := res.Hidden
+	if h == nil || f.Kind == "" || !s.visible(h) {
+		return Step{}, false
+	}
+	return Step{Tool: ToolDescribe, Action: h.ID, Why: fmt.Sprintf("fits that intent better than these, but is a %s operation, which the kind filter left out", h.Kind)}, true
 }
 
 // Confidence labels of a find answer.

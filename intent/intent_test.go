@@ -925,6 +925,11 @@ func TestAnUnknownVerbThatNamesAHiddenCall(t *testing.T) {
 	if env.Code != CodeNotReadOnly || env.Remedy == nil || env.Remedy.Tool != ToolAct || env.Remedy.Action != "billing.invoices.post_invoice_pay" {
 		t.Errorf("ask for an unknown verb's call on a writable server: want not_read_only pointing act at it: %s", env.JSON())
 	}
+	// find's own kind filter hides the call: its first step names it.
+	env = call(t, writable, ToolFind, `{"intent":"pay an invoice","params":{"kind":"read"}}`)
+	if !env.OK || len(env.NextSteps) == 0 || env.NextSteps[0].Action != "billing.invoices.post_invoice_pay" {
+		t.Errorf("find with kind read for a write's call: want the first step to name it: %s", env.JSON())
+	}
 	if len(ran) != 0 {
 		t.Fatalf("something ran: %v", ran)
 	}
