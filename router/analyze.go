@@ -284,8 +284,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// request's action is that verb, not one its nouns imply. A
 		// collection of the catalog there is the noun it seems
 		// ("tickets the customer opened").
-		unknownVerb := g.action && r.tu.unknownVerbs && i+1 < len(words) && determines(words[i+1]) && !r.namesCollection(w)
+		unknownVerb := g.action && r.tu.unknownVerbs && i+1 < len(words) && determines(words[i+1]) && !(r.namesCollection(w) && plural(w) != w)
 		unknownAction = unknownAction || unknownVerb
+		g.verbed = unknownVerb
 		if vc == verbNone && i > 0 && r.tu.eventWords && !afterBe(words, i) {
 			g.event = r.past(w)
 		}

@@ -206,8 +206,11 @@
 //     ("Applies the specified tags", "suspend the account", "Stops the
 //     import job"): it says neither one item nor many, and the request's
 //     action is that verb, not a read or a list its nouns would imply
-//     (ablation "unknown-verbs"). In a request to read, a past participle
-//     of a verb of change ("who deleted ticket 12", "list closed issues",
+//     (ablation "unknown-verbs"); so is a singular collection of the
+//     catalog's there ("refund a charge" where /refunds exists), while a
+//     plural one is its noun ("tickets the customer opened"). In a
+//     request to read, a past participle of a verb of change ("who
+//     deleted ticket 12", "list closed issues",
 //     "show deactivated users") says what happened to what is read: it
 //     does not meet the operations that make that change, by the lexicon's
 //     class of the verb or by the catalog's own action verb

@@ -1100,8 +1100,9 @@ func TestAFilterNeverMakesAGuessCertain(t *testing.T) {
 // invoices, runs nothing, and names the hidden call, whatever form the
 // filter takes; without the rule nothing says why the reads fall short. A
 // request of nouns that a hidden write's path says earlier than its call
-// ("user devices") is no call, and the whole catalog, unfiltered, leads
-// with the call itself.
+// ("user devices") is no call, nor is a plural collection before a
+// determiner ("refunds the customer asked for"); the whole catalog,
+// unfiltered, leads with the call itself.
 func TestAHiddenCallAnswersAnUnknownVerb(t *testing.T) {
 	ops := []*operations.Operation{
 		httpOp("billing.invoices.get_invoices", "GET", "Lists your invoices.", "/v1/invoices", operations.KindRead),
@@ -1109,6 +1110,9 @@ func TestAHiddenCallAnswersAnUnknownVerb(t *testing.T) {
 		httpOp("billing.invoices.post_invoices", "POST", "Creates a draft invoice for a customer.", "/v1/invoices", operations.KindWrite),
 		httpOp("billing.invoices.post_invoice_pay", "POST", "Stripe automatically creates and then attempts to collect payment on invoices for customers on subscriptions.", "/v1/invoices/{invoice}/pay", operations.KindWrite),
 		httpOp("billing.invoices.post_invoice_void", "POST", "Mark a finalized invoice as void. This cannot be undone.", "/v1/invoices/{invoice}/void", operations.KindWrite),
+		httpOp("billing.refunds.get_refunds", "GET", "Returns a list of all refunds you created.", "/v1/refunds", operations.KindRead),
+		httpOp("billing.charges.get_charge", "GET", "Retrieves the details of a charge.", "/v1/charges/{charge}", operations.KindRead),
+		httpOp("billing.charges.post_charge_refund", "POST", "Refunds a charge that has previously been created but not yet refunded.", "/v1/charges/{charge}/refund", operations.KindWrite),
 		httpOp("devices.user.get_user_devices", "GET", "Lists the devices of the user.", "/user/devices", operations.KindRead),
 		httpOp("devices.user.get_user_device", "GET", "Returns the device of the user with the given serial.", "/user/devices/{serial}", operations.KindRead),
 		httpOp("devices.user.post_user_devices", "POST", "Adds a device to the user's devices.", "/user/devices", operations.KindWrite),
@@ -1120,6 +1124,9 @@ func TestAHiddenCallAnswersAnUnknownVerb(t *testing.T) {
 	for q, hidden := range map[string]string{
 		"pay an invoice":     "billing.invoices.post_invoice_pay",
 		"void invoice in_42": "billing.invoices.post_invoice_void",
+		// A collection of the catalog in the singular, before a
+		// determiner, is a verb.
+		"refund a charge": "billing.charges.post_charge_refund",
 	} {
 		for name, f := range map[string]Filter{
 			"mask":  {Only: on.Mask(notWrite)},
@@ -1141,8 +1148,10 @@ func TestAHiddenCallAnswersAnUnknownVerb(t *testing.T) {
 			t.Errorf("%q, every operation: %v, want %s first", q, got, hidden)
 		}
 	}
-	if res := on.Search("user devices", Filter{Only: on.Mask(notWrite)}, 5); res.Hidden != nil || res.Decision == DecisionNoMatch {
-		t.Errorf(`"user devices", read-only: %s %v, hidden %v; want the reads offered`, res.Decision, candidateIDs(res), res.Hidden)
+	for _, q := range []string{"user devices", "refunds the customer asked for"} {
+		if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Hidden != nil || res.Decision == DecisionNoMatch {
+			t.Errorf("%q, read-only: %s %v, hidden %v; want the reads offered", q, res.Decision, candidateIDs(res), res.Hidden)
+		}
 	}
 	// An invoice that says what is left to pay meets the request well
 	// enough that, without the rule, the read-only answer offers it as a

@@ -85,7 +85,7 @@ func (r *Router) hiddenAction(groups []group, qverb verbClass, f Filter, lead hi
 		return false
 	}
 	i := slices.IndexFunc(groups, func(g group) bool { return g.action })
-	if i < 0 || groups[i].verb || len(groups[i].variants) == 0 || r.namesCollection(groups[i].surface) ||
+	if i < 0 || groups[i].verb || len(groups[i].variants) == 0 || r.namesCollection(groups[i].surface) && !groups[i].verbed ||
 		r.idx.kind(groups[i].variants[0].t)&callWord == 0 {
 		return false
 	}

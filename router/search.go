@@ -126,6 +126,11 @@ type group struct {
 	// stands where the verb would ("accept the quote", "can you resume
 	// it"), though the lexicon does not know it as one.
 	action bool
+	// verbed: the action's word stands before a determiner, so it is a
+	// verb whatever the lexicon says ("ping the server", "refund a
+	// charge"; a plural of the catalog's there is its noun: "tickets the
+	// customer opened").
+	verbed bool
 	// event: in a request to read, the word is a change that happened
 	// ("who deleted ticket 12", "list closed issues"): it does not meet
 	// the operations that make that change (events.go).
