@@ -18,7 +18,7 @@ var Ablations = []string{
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
-	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words", "who-is-in", "reads-first", "read-orders", "open-sense", "title-verbs", "rpc-calls", "file-names", "filtered-runs", "catalog-words", "hidden-actions", "hidden-only",
+	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words", "who-is-in", "reads-first", "read-orders", "open-sense", "title-verbs", "rpc-calls", "file-names", "filtered-runs", "catalog-words", "hidden-actions", "hidden-only", "hidden-reads",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -70,6 +70,7 @@ func (o *Options) ablate(tu *tuning) {
 		"catalog-words":     &tu.catalogWords,
 		"hidden-actions":    &tu.hiddenActions,
 		"hidden-only":       &tu.hiddenOnly,
+		"hidden-reads":      &tu.hiddenReads,
 	}
 	for _, name := range o.Ablate {
 		all := name == "bm25"

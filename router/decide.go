@@ -33,6 +33,9 @@ const (
 	// marginRef is the margin at which the margin no longer lowers the
 	// confidence.
 	marginRef = 0.35
+	// fullCoverage is the coverage of a leader that meets every word of
+	// the request: hiddenRead asks only about a leader that misses some.
+	fullCoverage = 0.999
 )
 
 // decide builds the result from hits, the final ranking. The decision
@@ -118,6 +121,11 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		// "pay an invoice" on a read-only server: a verb the lexicon
 		// does not know, but a hidden write is named for it and
 		// outscores the reads. Result.Hidden names the write.
+		res.Decision = DecisionNoMatch
+	case topCov < fullCoverage && r.hiddenRead(groups, qverb, f, first[0], &res, sc):
+		// "Gets the access control policy" among reads, where the call
+		// is POST .../{resource}:getIamPolicy: a read by its name, a
+		// write by its method, hidden. Result.Hidden names it.
 		res.Decision = DecisionNoMatch
 	case r.mayRun(groups, qverb, res.Candidates[0].Confidence, margin, hits, first, sc):
 		res.Decision = DecisionRun

@@ -306,7 +306,12 @@
 // for a request that says it reads and that some read meets, only a
 // write named for reading (POST /ListImports) is named (hiddenOnly,
 // ablation "hidden-only"): an all-POST API on a read-only server then
-// says its operations are hidden, not that nothing matches. The
+// says its operations are hidden, not that nothing matches. A request
+// that reads, whose leader misses some of its words, is no match when a
+// hidden write named for reading outscores that leader (Google's POST
+// :getIamPolicy for "get the access control policy"; hiddenRead,
+// ablation "hidden-reads"); only a request with a word of such a call's
+// name, in a catalog that has one, pays for that search. The
 // constants are in decide.go,
 // tuned on testdata/intents/helpdesk.jsonl for run precision first, and
 // the probability floor on the corpus benchmark's tune split.

@@ -75,8 +75,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                         float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                      float32
 }
 
 func defaultTuning() tuning {
@@ -85,7 +85,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -137,7 +137,8 @@ type index struct {
 	// resKind marks, per term, the words that are some operation's
 	// resource (resWord), those that are some operation's collection
 	// or item scope (itemTerms; collWord), and those a write's call
-	// name says (callWord).
+	// name says (callWord; readCallWord when the write is named for
+	// reading).
 	idTerms, sumTerms, itemTerms, resTerms, pathTerms termLists
 	scope                                             []int8
 	paths                                             []pathShape // per operation, its HTTP path's shape (the re-ranker's features)
@@ -330,9 +331,10 @@ func (ix *index) kind(t uint32) uint8 {
 
 // The bits of index.resKind.
 const (
-	resWord  = 1 << iota // some operation's resource
-	collWord             // the resource some operation acts on one item of or lists ("tickets" of GET /tickets/{id}, not "stop" of POST /jobs/{id}/stop)
-	callWord             // a word of some write's call name ("pay" of POST /invoices/{id}/pay; any id word of a write without a path): see callNamedFor
+	resWord      = 1 << iota // some operation's resource
+	collWord                 // the resource some operation acts on one item of or lists ("tickets" of GET /tickets/{id}, not "stop" of POST /jobs/{id}/stop)
+	callWord                 // a word of some write's call name ("pay" of POST /invoices/{id}/pay; any id word of a write without a path): see callNamedFor
+	readCallWord             // the same, of a write named for reading ("insights" of POST /ListInsights): see hiddenRead
 )
 
 // noTerm is an impossible term id.
@@ -917,18 +919,22 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 	}
 	var wbuf []byte
 	for d, op := range ops {
+		bits := uint8(callWord)
+		if verbs[d].reads() {
+			bits |= readCallWord
+		}
 		switch {
 		case !op.Kind.IsWrite():
 		case op.HTTP != nil:
 			name, _ := callName(actionSegment(op.HTTP.Path))
 			wbuf = splitBytesBuf(name, wbuf, func(w []byte) {
 				if t, ok := ix.terms[plural(string(w))]; ok {
-					ix.resKind[t] |= callWord
+					ix.resKind[t] |= bits
 				}
 			})
 		default:
 			for _, t := range ix.idTerms.of(uint32(d)) {
-				ix.resKind[t] |= callWord
+				ix.resKind[t] |= bits
 			}
 		}
 	}

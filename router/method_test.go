@@ -1201,6 +1201,35 @@ func TestNothingVisibleNamesTheHiddenLeader(t *testing.T) {
 	}
 }
 
+// TestAHiddenReadCallIsNamed: Google's getIamPolicy is a POST, a write by
+// its method, though it reads. On a read-only server "get the access
+// control policy of a tag value" leads with the tag value's GET, which
+// meets every word but "policy": the answer is no match, naming the
+// hidden call; without the rule the GET is offered as a choice. A request
+// a read meets in every word is answered by it.
+func TestAHiddenReadCallIsNamed(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("tags.tag_values.get", "GET", "Retrieves a tag value, with its access settings and control fields.", "/v3/{name}", operations.KindRead),
+		httpOp("tags.tag_values.list", "GET", "Lists all tag values for a tag key.", "/v3/tagValues", operations.KindRead),
+		httpOp("tags.tag_values.get_iam_policy", "POST", "Gets the access control policy for a tag value.", "/v3/{resource}:getIamPolicy", operations.KindWrite),
+		httpOp("tags.tag_values.set_iam_policy", "POST", "Sets the access control policy on a tag value.", "/v3/{resource}:setIamPolicy", operations.KindWrite),
+		httpOp("tags.tag_values.create", "POST", "Creates a tag value.", "/v3/tagValues", operations.KindWrite),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"hidden-reads"}})
+	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
+	q := "get the access control policy of a tag value"
+	res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5)
+	if res.Decision != DecisionNoMatch || res.Hidden == nil || res.Hidden.ID != "tags.tag_values.get_iam_policy" || len(res.Candidates) == 0 {
+		t.Errorf("%q, read-only: %s %v, hidden %v; want the reads, no match, the policy call named", q, res.Decision, candidateIDs(res), res.Hidden)
+	}
+	if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Hidden != nil || res.Decision == DecisionNoMatch {
+		t.Errorf("%q with hidden-reads off: %s, hidden %v; want the reads offered (the test does not test the rule)", q, res.Decision, res.Hidden)
+	}
+	if res := on.Search("list the tag values", Filter{Only: on.Mask(notWrite)}, 5); res.Hidden != nil || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "tags.tag_values.list" {
+		t.Errorf(`"list the tag values", read-only: %s %v, hidden %v; want the list`, res.Decision, candidateIDs(res), res.Hidden)
+	}
+}
+
 // bankOps is a catalog of money transfers between an account and its
 // subaccounts: a list and a write for each kind of transfer, in the shape
 // of a real one (the benchmark's withheld summaries: descriptions only).

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // premask marks in sc.mask, as met by every group already, the operations
@@ -58,7 +59,13 @@ func (r *Router) hiddenOutscores(groups []group, qverb verbClass, f Filter, s fl
 // f's namespace, kinds or predicate rejected, from scratches apart from
 // sc's: sc still describes the ranking the request's search is building.
 func (r *Router) probeTop(groups []group, qverb verbClass, f Filter, sc *scratch) (top hit, hidden float32) {
-	p := r.probes.Get().(*scratch)
+	return r.probeTopOf(&r.probes, groups, qverb, f, sc)
+}
+
+// probeTopOf is probeTop with scratches from pool: a pool's scratches
+// keep the marks of the mask they searched last (premask).
+func (r *Router) probeTopOf(pool *sync.Pool, groups []group, qverb verbClass, f Filter, sc *scratch) (top hit, hidden float32) {
+	p := pool.Get().(*scratch)
 	// What analyze found that the boosts read, copied: p keeps its own
 	// buffers.
 	p.services, p.slug = append(p.services[:0], sc.services...), sc.slug
@@ -67,7 +74,7 @@ func (r *Router) probeTop(groups []group, qverb verbClass, f Filter, sc *scratch
 	}
 	hidden = p.hidden
 	p.clear()
-	r.probes.Put(p)
+	pool.Put(p)
 	return top, hidden
 }
 
@@ -122,6 +129,29 @@ func (r *Router) hiddenOnly(groups []group, qverb verbClass, f Filter, lead *hit
 		return
 	}
 	res.Hidden = r.ops[top.d]
+}
+
+// hiddenRead reports whether a request that says it reads, whose first
+// pass led with a read, is better met by an operation f hides that is a
+// write by its kind but named for reading (an RPC API's POST
+// /ListImports, Google's :getIamPolicy), and names it in res.Hidden. Only
+// a request with a word of such a call's name, in a catalog that has
+// one, pays for the search.
+func (r *Router) hiddenRead(groups []group, qverb verbClass, f Filter, lead hit, res *Result, sc *scratch) bool {
+	if !r.tu.hiddenReads || r.readCallMask == nil || !f.hides() || !qverb.reads() || sc.implied || r.ops[lead.d].Kind.IsWrite() {
+		return false
+	}
+	if !slices.ContainsFunc(groups, func(g group) bool {
+		return !g.verb && len(g.variants) > 0 && r.idx.kind(g.variants[0].t)&readCallWord != 0
+	}) {
+		return false // no word of the request names such a call
+	}
+	top, _ := r.probeTopOf(&r.readProbes, groups, qverb, Filter{Namespace: f.Namespace, Only: r.readCallMask}, sc)
+	if top.s <= lead.s || r.allowed(&f, top.d) {
+		return false
+	}
+	res.Hidden = r.ops[top.d]
+	return true
 }
 
 // callNamedFor reports whether operation d is a call named for the

@@ -139,6 +139,10 @@ type Router struct {
 	syn   synonymTable
 	opts  Options
 	verbs []verbClass // per doc
+	// readCallMask holds the operations that are writes by their kind but
+	// named for reading (POST /ListImports); nil when there is none. See
+	// hiddenRead.
+	readCallMask *Mask
 	// changes[d] is the change operation d makes, for the words of a
 	// request that name a past change (group.event; events.go).
 	changes []change
@@ -155,8 +159,9 @@ type Router struct {
 
 	pool sync.Pool // *scratch
 	// probes holds the scratches of hiddenOutscores apart from pool's, so
-	// that neither kind swaps its premask's marks at every search.
-	probes sync.Pool // *scratch
+	// that neither kind swaps its premask's marks at every search;
+	// readProbes those of hiddenRead, whose mask is readCallMask.
+	probes, readProbes sync.Pool // *scratch
 
 	namesOnce sync.Once
 	names     []idName // ids and aliases, for Suggest
@@ -233,6 +238,13 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	n, nns, vocab := len(r.ops), r.idx.nsUnits, len(r.idx.post.start)-1
 	r.pool.New = func() any { return newScratch(n, nns, vocab) }
 	r.probes.New = r.pool.New
+	r.readProbes.New = r.pool.New
+	for d, op := range r.ops {
+		if op.Kind.IsWrite() && r.verbs[d].reads() {
+			r.readCallMask = r.Mask(func(op *operations.Operation) bool { return op.Kind.IsWrite() && classify.of(op).reads() })
+			break
+		}
+	}
 	return r
 }
 
