@@ -185,9 +185,9 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 	res := s.routerFor(query, f.Namespace).Search(query, s.filterFor(f), f.Limit)
 	if len(res.Candidates) == 0 {
 		// No word of the intent, nor any word the router relates to one,
-		// meets what this server offers: the only case find answers
-		// with nothing. When an operation the read-only policy hides
-		// meets it, that is what the agent is told.
+		// meets what this search keeps: the only case find answers with
+		// nothing. When an operation the read-only policy or find's kind
+		// filter hides meets it, that is what the agent is told.
 		if s.writesRefused(res) {
 			env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone},
 				Step{Tool: ToolDescribe, Why: "only operations that change state serve that intent, and they are hidden; browse the namespaces for reads"})
@@ -195,7 +195,9 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 			return env
 		}
 		if st, ok := s.filteredOut(res, f); ok {
-			return success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone}, st)
+			env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone}, st)
+			env.Warnings = []string{"no " + string(f.Kind) + " operation matches that intent"}
+			return env
 		}
 		env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone},
 			Step{Tool: ToolDescribe, Why: "nothing here serves that intent; browse the namespaces"})

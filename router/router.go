@@ -118,11 +118,11 @@ type Result struct {
 	// asks for: the whole catalog's leader when it would not run the
 	// filtered one (a write, for a read-only search); a write named for a
 	// verb the lexicon does not know that outscores what the filter
-	// keeps ("pay an invoice": POST /invoices/{id}/pay); or the hidden
-	// leader when nothing the filter keeps meets the request. The
-	// request asks for something the filter does not allow. Nil
-	// otherwise. It may name an operation the caller's policy hides: say
-	// what it is, not its id.
+	// keeps ("pay an invoice": POST /invoices/{id}/pay); a write named
+	// for reading that serves a read better (POST .../{id}:getIamPolicy);
+	// or the hidden write that leads when what the filter keeps meets the
+	// request weakly or not at all. Nil otherwise. It may name an
+	// operation the caller's policy hides: say what it is, not its id.
 	Hidden *operations.Operation
 }
 
