@@ -1321,13 +1321,22 @@ func TestMaskFiltersAsItsPredicate(t *testing.T) {
 // TestSearchIsSafeForConcurrentUse: searches from many goroutines at
 // once, under masks (whose marks stay in pooled scratches), kinds and none,
 // requests that read and that write (whose decision under a mask searches
-// the hidden operations from a pool of its own), answer what the same
-// searches answer one at a time. Run with -race, it also shows that no
+// the hidden operations from a pool of its own, or the hidden calls named
+// for reading from another), answer what the same searches answer one at
+// a time, the hidden call they name included. Run with -race, it also shows that no
 // scratch is shared.
 func TestSearchIsSafeForConcurrentUse(t *testing.T) {
 	ops := synthOps(400)
-	r := New(ops, Options{})
 	qs := benchQueries(ops, 96)
+	// Calls that the read-only searches name when they hide them
+	// (hiddenAction, hiddenRead: probes with pools of their own).
+	ops = append(ops,
+		httpOp("billing.invoices.get_invoice", "GET", "Retrieves the invoice with the given ID.", "/v1/invoices/{invoice}", operations.KindRead),
+		httpOp("billing.invoices.post_invoice_pay", "POST", "Attempts to collect payment on an invoice.", "/v1/invoices/{invoice}/pay", operations.KindWrite),
+		httpOp("tags.tag_values.get", "GET", "Retrieves a tag value, with its access settings and control fields.", "/v3/{name}", operations.KindRead),
+		httpOp("tags.tag_values.get_iam_policy", "POST", "Gets the access control policy for a tag value.", "/v3/{resource}:getIamPolicy", operations.KindWrite))
+	qs = append(qs, "pay an invoice", "get the access control policy of a tag value", "list the ledger exports")
+	r := New(ops, Options{})
 	notWrite := r.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })
 	reads := r.Mask(func(op *operations.Operation) bool { return op.Kind == operations.KindRead })
 	filters := []Filter{{}, {Only: notWrite}, {Only: reads}, {Kinds: []operations.Kind{operations.KindRead}}}
@@ -1336,11 +1345,19 @@ func TestSearchIsSafeForConcurrentUse(t *testing.T) {
 		for _, c := range res.Candidates {
 			s += fmt.Sprintf(" %s:%.5f", c.Op.ID, c.Score)
 		}
+		if res.Hidden != nil {
+			s += " hidden " + res.Hidden.ID
+		}
 		return s
 	}
 	want := make([]string, len(qs)*len(filters))
 	for i := range want {
 		want[i] = show(r.Search(qs[i/len(filters)], filters[i%len(filters)], 10))
+	}
+	for _, call := range []string{"billing.invoices.post_invoice_pay", "tags.tag_values.get_iam_policy"} {
+		if !slices.ContainsFunc(want, func(w string) bool { return strings.HasSuffix(w, " hidden "+call) }) {
+			t.Fatalf("no search names the hidden %s: the test does not run the probes it means to", call)
+		}
 	}
 	const workers = 8
 	errs := make(chan string, workers)
