@@ -333,7 +333,7 @@ func (ix *index) kind(t uint32) uint8 {
 const (
 	resWord      = 1 << iota // some operation's resource
 	collWord                 // the resource some operation acts on one item of or lists ("tickets" of GET /tickets/{id}, not "stop" of POST /jobs/{id}/stop)
-	callWord                 // a word of some write's call name ("pay" of POST /invoices/{id}/pay; any id word of a write without a path): see callNamedFor
+	callWord                 // a word of some write's call name ("pay" of POST /invoices/{id}/pay; any id word of a write without a path): see callTerms, hiddenAction
 	readCallWord             // the same, of a write named for reading ("insights" of POST /ListInsights): see hiddenRead
 )
 
@@ -768,6 +768,26 @@ func pathNoun(path string) string {
 	return ""
 }
 
+// callTerms calls fn with each term of the name of operation d's call
+// (op): the words of the call name of its HTTP path's action segment
+// (/invoices/{invoice}/pay, ?Action=CopySnapshot, /v1/{name}:accept), or
+// without a path its id's words. A word of the path before that segment
+// names things, not the call. It returns buf, the buffer it split into.
+func (ix *index) callTerms(op *operations.Operation, d uint32, buf []byte, fn func(t uint32)) []byte {
+	if op.HTTP == nil {
+		for _, t := range ix.idTerms.of(d) {
+			fn(t)
+		}
+		return buf
+	}
+	name, _ := callName(actionSegment(op.HTTP.Path))
+	return splitBytesBuf(name, buf, func(w []byte) {
+		if t, ok := ix.terms[plural(string(w))]; ok {
+			fn(t)
+		}
+	})
+}
+
 // actionSegment is the segment of an HTTP path that names its call: the
 // last literal one (pathNoun), a custom method's verb after its
 // parameter (":accept" of "/v1/{name}:accept"), or a parameter segment
@@ -919,24 +939,14 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 	}
 	var wbuf []byte
 	for d, op := range ops {
+		if !op.Kind.IsWrite() {
+			continue
+		}
 		bits := uint8(callWord)
 		if verbs[d].reads() {
 			bits |= readCallWord
 		}
-		switch {
-		case !op.Kind.IsWrite():
-		case op.HTTP != nil:
-			name, _ := callName(actionSegment(op.HTTP.Path))
-			wbuf = splitBytesBuf(name, wbuf, func(w []byte) {
-				if t, ok := ix.terms[plural(string(w))]; ok {
-					ix.resKind[t] |= bits
-				}
-			})
-		default:
-			for _, t := range ix.idTerms.of(uint32(d)) {
-				ix.resKind[t] |= bits
-			}
-		}
+		wbuf = ix.callTerms(op, uint32(d), wbuf, func(t uint32) { ix.resKind[t] |= bits })
 	}
 	ix.resSig = make([]uint64, n)
 	for d := range n {

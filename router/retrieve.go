@@ -80,8 +80,9 @@ func (r *Router) probeTopOf(pool *sync.Pool, groups []group, qverb verbClass, f 
 
 // hiddenAction reports whether the request's action is a verb the lexicon
 // does not know ("pay an invoice", "reboots brokers": a verb its nouns
-// only imply is no verb of the request's) that an operation f
-// hides is named for, a write that outscores lead, the first pass's
+// only imply is no verb of the request's) that an operation f hides is
+// named for (its call's name says the word: callTerms), a write that
+// outscores lead, the first pass's
 // leader among what f keeps; it names that write in res.Hidden. A known
 // verb's class says whether a request writes (hiddenOutscores); this is
 // the catalog saying it, for the verbs only the catalog knows. The action
@@ -100,8 +101,11 @@ func (r *Router) hiddenAction(groups []group, qverb verbClass, f Filter, lead hi
 	if top.s <= lead.s {
 		return false
 	}
-	h := r.ops[top.d]
-	if !h.Kind.IsWrite() || !r.callNamedFor(groups, top.d) {
+	h, t, named := r.ops[top.d], groups[i].variants[0].t, false
+	if h.Kind.IsWrite() {
+		r.idx.callTerms(h, top.d, nil, func(u uint32) { named = named || u == t })
+	}
+	if !named {
 		return false
 	}
 	res.Hidden = h
@@ -152,31 +156,6 @@ func (r *Router) hiddenRead(groups []group, qverb verbClass, f Filter, lead hit,
 	}
 	res.Hidden = r.ops[top.d]
 	return true
-}
-
-// callNamedFor reports whether operation d is a call named for the
-// request's action word: the call name of its HTTP path's action segment
-// says the word (/invoices/{invoice}/pay, /text/humanize,
-// ?Action=CopySnapshot, /v1/{name}:accept), or, without a path, its id
-// says it (namedFor). A word of the path before that segment names
-// things, not the call ("user devices" is no call to "user").
-func (r *Router) callNamedFor(groups []group, d uint32) bool {
-	h := r.ops[d].HTTP
-	if h == nil {
-		return r.namedFor(groups, d)
-	}
-	i := slices.IndexFunc(groups, func(g group) bool { return g.action })
-	if i < 0 || len(groups[i].variants) == 0 {
-		return false
-	}
-	name, _ := callName(actionSegment(h.Path)) // as index.resKind's callWord
-	t, found := groups[i].variants[0].t, false
-	splitBytesBuf(name, nil, func(w []byte) {
-		if u, ok := r.idx.terms[plural(string(w))]; ok && u == t {
-			found = true
-		}
-	})
-	return found
 }
 
 // The lexical retrieval stage: BM25F postings accumulated group by group,

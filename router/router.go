@@ -42,9 +42,15 @@ type Mask struct {
 
 // Mask returns keep as a mask for r's searches (Filter.Only).
 func (r *Router) Mask(keep func(*operations.Operation) bool) *Mask {
+	return r.maskOf(keep, func(d int) bool { return keep(r.ops[d]) })
+}
+
+// maskOf is Mask with keep's answer for r's operation d given by has,
+// which may read what r already knows of it.
+func (r *Router) maskOf(keep func(*operations.Operation) bool, has func(d int) bool) *Mask {
 	m := &Mask{r: r, keep: keep, bits: make([]uint64, (len(r.ops)+63)/64)}
-	for d, op := range r.ops {
-		if keep(op) {
+	for d := range r.ops {
+		if has(d) {
 			m.bits[d>>6] |= 1 << (d & 63)
 		}
 	}
@@ -239,9 +245,12 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	r.pool.New = func() any { return newScratch(n, nns, vocab) }
 	r.probes.New = r.pool.New
 	r.readProbes.New = r.pool.New
-	for d, op := range r.ops {
-		if op.Kind.IsWrite() && r.verbs[d].reads() {
-			r.readCallMask = r.Mask(func(op *operations.Operation) bool { return op.Kind.IsWrite() && classify.of(op).reads() })
+	readCall := func(d int) bool { return r.ops[d].Kind.IsWrite() && r.verbs[d].reads() }
+	for d := range r.ops {
+		if readCall(d) {
+			// Another router's searches ask the predicate; this one's
+			// read the bits, from the verbs classified above.
+			r.readCallMask = r.maskOf(func(op *operations.Operation) bool { return op.Kind.IsWrite() && classify.of(op).reads() }, readCall)
 			break
 		}
 	}
