@@ -182,6 +182,15 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	if r.tu.requestClause {
 		slot = verbSlot(words)
 	}
+	// After a preamble the action is a verb in the third person
+	// ("Permanently deletes a folder", "This operation deletes a vault",
+	// "Use this method to stop a job"), which the learned verb table
+	// reads only in the first place otherwise.
+	preamble := false
+	if slot < 0 && r.tu.preambles && !r.opts.noVerbs {
+		slot = preambleSlot(words)
+		preamble = slot >= 0
+	}
 	actionSeen := false
 	unknownAction := false
 	var designated uint64
@@ -200,7 +209,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			if vc == verbNone && r.tu.reversals {
 				vc = reversedVerb(w)
 			}
-			if vc == verbNone && i == 0 && r.tu.learnedVerbs && !(r.tu.titleVerbs && r.namesCollection(w) && verbLast(words)) {
+			if vc == verbNone && (i == 0 || preamble) && r.tu.learnedVerbs && !(r.tu.titleVerbs && r.namesCollection(w) && verbLast(words)) {
 				// The first word in the third person ("Creates a
 				// webhook", "Uninstalls a plugin") or one the corpus
 				// says starts summaries of one kind of method. Not a
@@ -653,6 +662,66 @@ func verbSlot(words []string) int {
 		}
 	}
 	return -1
+}
+
+// preambleSlot returns the index of the verb after a preamble that a
+// description puts before its action, or -1: leading adverbs
+// ("Permanently deletes a folder"); a subject of at most three words
+// after "this" or "the" ("This operation deletes a vault", "The
+// DeleteDomain operation deletes a domain"), where the verb is in the
+// third person; "use this (or the) ... to" before the verb ("Use this
+// method to stop a backfill job"). A request that starts with a verb has
+// no preamble. The verb found must be one: the third person of a verb of
+// the lexicon or of the learned table after a subject or adverbs (not
+// after a preposition or a determiner: "The number of issues" has none),
+// any word after "to".
+func preambleSlot(words []string) int {
+	if len(words) < 2 || learnedVerb(words[0]) != verbNone {
+		return -1
+	}
+	// A verb in the third person takes its object: what follows it is
+	// not a preposition ("Weekly reports of the vaults" has no verb).
+	thirdPerson := func(i int) bool {
+		w := words[i]
+		return len(w) > 3 && w[len(w)-1] == 's' && plural(w) != w && learnedVerb(w) != verbNone &&
+			!modifies(words[i-1]) && (i+1 == len(words) || determines(words[i+1]) || !modifies(words[i+1]))
+	}
+	switch w := words[0]; {
+	case adverb(w):
+		// An adverb's verb takes a determined object ("Permanently
+		// deletes a folder"): a word in -ly may be an adjective
+		// ("Weekly updates").
+		i := 1
+		for i < len(words)-1 && adverb(words[i]) {
+			i++
+		}
+		if i+1 < len(words) && determines(words[i+1]) && thirdPerson(i) {
+			return i
+		}
+	case w == "this" || w == "the":
+		for i := 2; i < len(words) && i <= 4; i++ {
+			if thirdPerson(i) {
+				return i
+			}
+			if modifies(words[i]) {
+				break
+			}
+		}
+	case w == "use" && (words[1] == "this" || words[1] == "the"):
+		for i := 2; i+1 < len(words) && i <= 5; i++ {
+			if words[i] == "to" {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// adverb reports whether w reads as an adverb of manner before a verb
+// ("permanently", "asynchronously"): a word in -ly that is no verb
+// ("apply", "reply").
+func adverb(w string) bool {
+	return len(w) > 5 && strings.HasSuffix(w, "ly") && learnedVerb(w) == verbNone
 }
 
 // requestModals are the words that, before "you", ask for something.

@@ -199,7 +199,11 @@
 //     whatever verbs they hold (asksToKnow). After a request marker ("can
 //     you", "could you", "please") the action is the word in the verb's
 //     place (verbSlot): "I'm writing an article; can you list the
-//     continents" lists. A word after a determiner or a preposition is
+//     continents" lists. After a preamble a description puts before its
+//     action (leading adverbs, "This operation ...", "The DeleteDomain
+//     operation ...", "Use this method to ..."), the action is the verb
+//     after it, read in the third person as well ("Permanently deletes a
+//     folder"; preambleSlot, ablation "preambles"). A word after a determiner or a preposition is
 //     part of a noun phrase, never the action (modifies: "any new
 //     tickets", "count of new tickets"). A word in the action's place
 //     before a determiner is a verb, whether the lexicon knows it or not

@@ -1381,3 +1381,56 @@ func TestSearchIsSafeForConcurrentUse(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestAVerbAfterAPreamble: a request that puts a preamble before its
+// verb ("Permanently deletes ...", "This operation deletes ...", "Use
+// this method to stop ...") asks what that verb asks. On a read-only
+// server the answer says writes are hidden instead of offering the reads
+// as a choice; with every operation, the write leads. A subject with a
+// preposition before a plural ("The number of issues") has no verb.
+func TestAVerbAfterAPreamble(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("glacier.vaults.get_vaults", "GET", "Lists the vaults of the account.", "/vaults", operations.KindRead),
+		httpOp("glacier.vaults.get_vault", "GET", "Returns a vault's name, size and archive count.", "/vaults/{name}", operations.KindRead),
+		httpOp("glacier.vaults.put_vault", "PUT", "Makes a new vault.", "/vaults/{name}", operations.KindWrite),
+		httpOp("glacier.vaults.delete_vault", "DELETE", "Removes an empty vault for good.", "/vaults/{name}", operations.KindDestructive),
+		httpOp("glacier.jobs.get_jobs", "GET", "Lists the retrieval jobs of a vault.", "/vaults/{name}/jobs", operations.KindRead),
+		httpOp("glacier.jobs.post_job_stop", "POST", "Halts a retrieval job.", "/vaults/{name}/jobs/{id}/stop", operations.KindWrite),
+		httpOp("glacier.issues.get_issues", "GET", "Lists the open issues of a vault.", "/vaults/{name}/issues", operations.KindRead),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"preambles"}})
+	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
+	for q, want := range map[string]struct {
+		verb operations.Kind
+		op   string
+	}{
+		"Permanently deletes a vault and all of its archives.": {operations.KindDestructive, "glacier.vaults.delete_vault"},
+		"This operation deletes a vault.":                      {operations.KindDestructive, "glacier.vaults.delete_vault"},
+		"The DeleteVault operation deletes the vault.":         {operations.KindDestructive, "glacier.vaults.delete_vault"},
+	} {
+		res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5)
+		if res.Verb != want.verb || res.Decision != DecisionNoMatch {
+			t.Errorf("%q, read-only: verb %q, %s %v; want %q and no_match (writes hidden)", q, res.Verb, res.Decision, candidateIDs(res), want.verb)
+		}
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want.op {
+			t.Errorf("%q: %v, want %s first", q, got, want.op)
+		}
+		if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Verb == want.verb {
+			t.Errorf("%q with preambles off: verb %q (the test does not test the rule)", q, res.Verb)
+		}
+	}
+	// After "use this ... to" the action is the verb, known or not: a
+	// hidden call named for it is what the request asks.
+	q := "Use this method to stop a retrieval job."
+	if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Decision != DecisionNoMatch || res.Hidden == nil || res.Hidden.ID != "glacier.jobs.post_job_stop" {
+		t.Errorf("%q, read-only: %s %v, hidden %v; want no_match naming the stop call", q, res.Decision, candidateIDs(res), res.Hidden)
+	}
+	if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Hidden != nil {
+		t.Errorf("%q with preambles off: hidden %v (the test does not test the rule)", q, res.Hidden.ID)
+	}
+	for _, q := range []string{"The number of issues in a vault", "Weekly reports of the vaults"} {
+		if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Verb.IsWrite() || res.Hidden != nil {
+			t.Errorf("%q, read-only: verb %q, hidden %v; want no write asked", q, res.Verb, res.Hidden)
+		}
+	}
+}
