@@ -90,6 +90,13 @@ var verbLexicon = map[string]verbClass{
 	"deploy": verbRun, "restart": verbRun, "retry": verbRun,
 }
 
+// callVerbs are the verbs of verbRun that ask for a call of an operation
+// and say nothing of whether it changes state: the operation called does
+// ("invoke function getUsageCounts" reads when that function is a GET).
+// "trigger", "send", "deploy" and the rest say a change; "call" is left
+// out, as it is more often a noun in a request ("record this phone call").
+var callVerbs = map[string]bool{"run": true, "execute": true, "invoke": true}
+
 // phrasalVerb is a verb whose meaning comes with a particle ("pull up",
 // "hand over"); the particle may follow the object ("hand ticket 43 over").
 type phrasalVerb struct {

@@ -1434,3 +1434,41 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 		}
 	}
 }
+
+// TestACallVerbReadsWhatItCalls: "invoke", "run" and "execute" ask for a
+// call, and the operation called says whether it changes state. When the
+// catalog's best answer reads, a read-only server answers the request
+// with it instead of refusing it as a write; when a hidden write
+// outscores the reads, the request still asks for that write.
+func TestACallVerbReadsWhatItCalls(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("graph.reports.get_email_activity_counts", "GET", "Invoke function getEmailActivityCounts: email activity per period.", "/reports/microsoft.graph.getEmailActivityCounts(period='{period}')", operations.KindRead),
+		httpOp("graph.reports.get_mailbox_usage", "GET", "Invoke function getMailboxUsageDetail: mailbox sizes per user.", "/reports/microsoft.graph.getMailboxUsageDetail(period='{period}')", operations.KindRead),
+		httpOp("graph.reports.post_export", "POST", "Invoke action exportPersonalData for a user.", "/users/{id}/microsoft.graph.exportPersonalData", operations.KindWrite),
+		httpOp("desk.views.get_view_run", "GET", "Lists the tickets a saved view matches now.", "/views/{id}/run", operations.KindRead),
+		httpOp("desk.views.get_view", "GET", "Reads a saved view's definition.", "/views/{id}", operations.KindRead),
+		httpOp("desk.hooks.post_hook_test", "POST", "Invokes a webhook with a test event.", "/hooks/{id}/test", operations.KindWrite),
+		httpOp("desk.hooks.get_hook", "GET", "Reads a webhook's target and events.", "/hooks/{id}", operations.KindRead),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"call-verbs"}})
+	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
+	for q, want := range map[string]string{
+		"Invoke function getEmailActivityCounts": "graph.reports.get_email_activity_counts",
+		"run view 2":                             "desk.views.get_view_run",
+		"execute the saved view 7":               "desk.views.get_view_run",
+	} {
+		for name, f := range map[string]Filter{"mask": {Only: on.Mask(notWrite)}, "kinds": {Kinds: []operations.Kind{operations.KindRead}}, "none": {}} {
+			res := on.Search(q, f, 5)
+			if res.Verb != operations.KindRead || res.Decision == DecisionNoMatch || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
+				t.Errorf("%q (%s): verb %q, %s %v; want a read, %s first", q, name, res.Verb, res.Decision, candidateIDs(res), want)
+			}
+		}
+		if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Verb == operations.KindRead {
+			t.Errorf("%q with call-verbs off: verb %q (the test does not test the rule)", q, res.Verb)
+		}
+	}
+	q := "invoke the webhook test"
+	if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); !res.Verb.IsWrite() || res.Decision != DecisionNoMatch {
+		t.Errorf("%q, read-only: verb %q, %s %v; want a write asked, no match among the reads", q, res.Verb, res.Decision, candidateIDs(res))
+	}
+}

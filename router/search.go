@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/intentsrv/intentsrv/operations"
 )
 
 // Query-side weights: how much a variant of a query word counts next to the
@@ -180,6 +182,9 @@ type scratch struct {
 	names    []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
+	// callReads: the request's verb asks for a call (callVerbs), and the
+	// operation it calls reads (decide).
+	callReads bool
 	// question: the request asks a question (asksToKnow, or it opens
 	// with a wh-word: "what files are on ticket 19").
 	question bool
@@ -288,9 +293,13 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		r.readsFirst(groups, qverb, hits, limit, sc)
 	}
 	hits = r.diversify(groups, hits, limit, sc)
+	sc.callReads = false
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
 	if !sc.implied {
 		res.Verb = qverb.kind()
+	}
+	if sc.callReads {
+		res.Verb = operations.KindRead
 	}
 	completed = true
 	if res.Decision == DecisionRun && r.tu.filteredRuns && f.hides() {

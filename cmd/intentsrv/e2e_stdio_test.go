@@ -162,6 +162,12 @@ func TestE2EStdioDefaultIsReadOnly(t *testing.T) {
 	if env.OK || env.Code != "writes_disabled" || !strings.Contains(string(env.Details), "helpdesk.webhooks.get") {
 		t.Fatalf("ask for a hidden call: %+v", env)
 	}
+	// "run" asks for a call; the view's run is a read, so the read-only
+	// server answers with it rather than refusing a write.
+	env = callTool(t, c, "ask", map[string]any{"intent": "run view 2"})
+	if env.Code == "writes_disabled" || !strings.Contains(string(env.Data)+string(env.Details), "helpdesk.views.run") {
+		t.Fatalf("ask to run a view (a read): %+v", env)
+	}
 }
 
 func TestE2EStdioCreateThenRead(t *testing.T) {
