@@ -132,22 +132,23 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 	default:
 		res.Decision = DecisionChoose
 	}
-	// "Invoke function getEmailActivityCounts", "run the usage report":
-	// a verb that asks for a call says nothing of what the call does. When
-	// the catalog's best answer reads (both passes lead with a read, and
-	// no operation the filter hides outscores it: hiddenOutscores said so
-	// above), the request reads, and a read-only server answers it.
-	sc.callReads = r.tu.callVerbs && res.Decision != DecisionNoMatch && qverb == verbRun &&
-		r.ops[first[0].d].Kind == operations.KindRead && res.Candidates[0].Op.Kind == operations.KindRead && asksACall(groups)
+	// "Invoke function getEmailActivityCounts", "Generate report of app
+	// installations": a verb that does not say whether the operation
+	// changes state (neutralVerbs). When the catalog's best answer reads
+	// (both passes lead with a read, and no operation the filter hides
+	// outscores it: hiddenOutscores said so above), the request reads, and
+	// a read-only server answers it.
+	sc.neutralReads = r.tu.neutralVerbs && res.Decision != DecisionNoMatch && qverb.kind() == operations.KindWrite &&
+		r.ops[first[0].d].Kind == operations.KindRead && res.Candidates[0].Op.Kind == operations.KindRead && neutralVerb(groups)
 	return res
 }
 
-// asksACall reports whether the request's verb asks for a call of an
-// operation (callVerbs), not for a change.
-func asksACall(groups []group) bool {
+// neutralVerb reports whether the request's verb, in any person, is one
+// of neutralVerbs.
+func neutralVerb(groups []group) bool {
 	for _, g := range groups {
 		if g.verb {
-			return callVerbs[g.surface]
+			return neutralVerbs[plural(g.surface)]
 		}
 	}
 	return false

@@ -203,14 +203,15 @@
 //     action (leading adverbs, "This operation ...", "The DeleteDomain
 //     operation ...", "Use this method to ..."), the action is the verb
 //     after it, read in the third person as well ("Permanently deletes a
-//     folder"; preambleSlot, ablation "preambles"). "Run", "execute"
-//     and "invoke" ask for a call and say nothing of what it changes:
-//     when the catalog's best answer reads (both passes lead with a read
-//     and no hidden operation outscores it), the request reads
-//     (callVerbs; ablation "call-verbs"). A word after a determiner or a preposition is
-//     part of a noun phrase, never the action (modifies: "any new
-//     tickets", "count of new tickets"). A word in the action's place
-//     before a determiner is a verb, whether the lexicon knows it or not
+//     folder"; preambleSlot, ablation "preambles"). "Run", "execute",
+//     "invoke" and "generate" do not say whether the operation changes
+//     state: when the catalog's best answer reads (both passes lead with
+//     a read and no hidden operation outscores it), the request reads
+//     (neutralVerbs; ablation "neutral-verbs"). A word after a
+//     determiner or a preposition is part of a noun phrase, never the
+//     action (modifies: "any new tickets", "count of new tickets"). A
+//     word in the action's place before a determiner is a verb, whether
+//     the lexicon knows it or not
 //     ("Applies the specified tags", "suspend the account", "Stops the
 //     import job"): it says neither one item nor many, and the request's
 //     action is that verb, not a read or a list its nouns would imply

@@ -90,12 +90,15 @@ var verbLexicon = map[string]verbClass{
 	"deploy": verbRun, "restart": verbRun, "retry": verbRun,
 }
 
-// callVerbs are the verbs of verbRun that ask for a call of an operation
-// and say nothing of whether it changes state: the operation called does
-// ("invoke function getUsageCounts" reads when that function is a GET).
-// "trigger", "send", "deploy" and the rest say a change; "call" is left
-// out, as it is more often a noun in a request ("record this phone call").
-var callVerbs = map[string]bool{"run": true, "execute": true, "invoke": true}
+// neutralVerbs are verbs of the write classes that do not say whether the
+// operation changes state: "run", "execute" and "invoke" ask for a call,
+// "generate" for something computed (a report, a URL, a preview), and the
+// operation says whether anything is stored ("invoke function
+// getUsageCounts" reads when that function is a GET). "trigger", "send",
+// "deploy" and the rest say a change; "call" is more often a noun in a
+// request ("record this phone call"), and "request" asks for a change more
+// often than not ("request a ride").
+var neutralVerbs = map[string]bool{"run": true, "execute": true, "invoke": true, "generate": true}
 
 // phrasalVerb is a verb whose meaning comes with a particle ("pull up",
 // "hand over"); the particle may follow the object ("hand ticket 43 over").

@@ -1435,8 +1435,8 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 	}
 }
 
-// TestACallVerbReadsWhatItCalls: "invoke", "run" and "execute" ask for a
-// call, and the operation called says whether it changes state. When the
+// TestACallVerbReadsWhatItCalls: "invoke", "run", "execute" and "generate"
+// do not say whether the operation changes state; the operation does. When the
 // catalog's best answer reads, a read-only server answers the request
 // with it instead of refusing it as a write; when a hidden write
 // outscores the reads, the request still asks for that write.
@@ -1450,12 +1450,13 @@ func TestACallVerbReadsWhatItCalls(t *testing.T) {
 		httpOp("desk.hooks.post_hook_test", "POST", "Invokes a webhook with a test event.", "/hooks/{id}/test", operations.KindWrite),
 		httpOp("desk.hooks.get_hook", "GET", "Reads a webhook's target and events.", "/hooks/{id}", operations.KindRead),
 	}
-	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"call-verbs"}})
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"neutral-verbs"}})
 	notWrite := func(op *operations.Operation) bool { return !op.Kind.IsWrite() }
 	for q, want := range map[string]string{
 		"Invoke function getEmailActivityCounts": "graph.reports.get_email_activity_counts",
 		"run view 2":                             "desk.views.get_view_run",
 		"execute the saved view 7":               "desk.views.get_view_run",
+		"Generates the mailbox usage detail":     "graph.reports.get_mailbox_usage",
 	} {
 		for name, f := range map[string]Filter{"mask": {Only: on.Mask(notWrite)}, "kinds": {Kinds: []operations.Kind{operations.KindRead}}, "none": {}} {
 			res := on.Search(q, f, 5)
@@ -1464,7 +1465,7 @@ func TestACallVerbReadsWhatItCalls(t *testing.T) {
 			}
 		}
 		if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Verb == operations.KindRead {
-			t.Errorf("%q with call-verbs off: verb %q (the test does not test the rule)", q, res.Verb)
+			t.Errorf("%q with neutral-verbs off: verb %q (the test does not test the rule)", q, res.Verb)
 		}
 	}
 	q := "invoke the webhook test"

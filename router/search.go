@@ -182,9 +182,9 @@ type scratch struct {
 	names    []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
-	// callReads: the request's verb asks for a call (callVerbs), and the
-	// operation it calls reads (decide).
-	callReads bool
+	// neutralReads: the request's verb does not say whether it changes
+	// state (neutralVerbs), and the catalog's best answer reads (decide).
+	neutralReads bool
 	// question: the request asks a question (asksToKnow, or it opens
 	// with a wh-word: "what files are on ticket 19").
 	question bool
@@ -293,12 +293,12 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		r.readsFirst(groups, qverb, hits, limit, sc)
 	}
 	hits = r.diversify(groups, hits, limit, sc)
-	sc.callReads = false
+	sc.neutralReads = false
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
 	if !sc.implied {
 		res.Verb = qverb.kind()
 	}
-	if sc.callReads {
+	if sc.neutralReads {
 		res.Verb = operations.KindRead
 	}
 	completed = true
