@@ -672,30 +672,29 @@ func verbSlot(words []string) int {
 // third person; "use this (or the) ... to" before the verb ("Use this
 // method to stop a backfill job"). A request that starts with a verb has
 // no preamble. The verb found must be one: the third person of a verb of
-// the lexicon or of the learned table after a subject or adverbs (not
-// after a preposition or a determiner: "The number of issues" has none),
-// any word after "to".
+// the lexicon or of the learned table, after a subject or adverbs (not
+// after a preposition or a determiner: "The number of issues" has none)
+// and before a determiner ("the pending invites" is a noun phrase); any
+// word after "to".
 func preambleSlot(words []string) int {
 	if len(words) < 2 || learnedVerb(words[0]) != verbNone {
 		return -1
 	}
-	// A verb in the third person takes its object: what follows it is
-	// not a preposition ("Weekly reports of the vaults" has no verb).
+	// A verb in the third person, with a determined object: a plural
+	// before anything else is a noun ("the pending invites", "this
+	// repo's tags", "Weekly updates of the vaults").
 	thirdPerson := func(i int) bool {
 		w := words[i]
 		return len(w) > 3 && w[len(w)-1] == 's' && plural(w) != w && learnedVerb(w) != verbNone &&
-			!modifies(words[i-1]) && (i+1 == len(words) || determines(words[i+1]) || !modifies(words[i+1]))
+			!modifies(words[i-1]) && i+1 < len(words) && determines(words[i+1])
 	}
 	switch w := words[0]; {
 	case adverb(w):
-		// An adverb's verb takes a determined object ("Permanently
-		// deletes a folder"): a word in -ly may be an adjective
-		// ("Weekly updates").
 		i := 1
 		for i < len(words)-1 && adverb(words[i]) {
 			i++
 		}
-		if i+1 < len(words) && determines(words[i+1]) && thirdPerson(i) {
+		if thirdPerson(i) {
 			return i
 		}
 	case w == "this" || w == "the":
