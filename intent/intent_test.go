@@ -781,7 +781,9 @@ func TestQuestionIsNotAWrite(t *testing.T) {
 // A write verb on a read-only server is refused only when the policy
 // hides a write it could ask for. Over a catalog of reads only there is
 // nothing to enable: "generate a preview" is the read named for it, and
-// telling the user to ask for writes would send them the wrong way.
+// telling the user to ask for writes would send them the wrong way. A
+// hidden write refuses it only when it serves the request better than
+// the read ("generate" does not say whether anything is stored).
 func TestWriteVerbOverReadsOnly(t *testing.T) {
 	type design struct {
 		ID string `json:"design_id" jsonschema:"description=design id"`
@@ -808,7 +810,9 @@ func TestWriteVerbOverReadsOnly(t *testing.T) {
 	if strings.Contains(strings.Join(env.Warnings, " "), "read-only") {
 		t.Fatalf("find warns that writes are hidden where none are: %s", env.JSON())
 	}
-	// The same request where a write that may serve it is hidden.
+	// The same request where a write is hidden that serves it less well
+	// than the read: "generate" does not say whether anything is stored,
+	// and the catalog's best answer reads, so the read answers it.
 	if err := operations.Add(reads, operations.Operation{ID: "cad.render", Summary: "Render a design to a new file", Kind: operations.KindWrite}, preview); err != nil {
 		t.Fatal(err)
 	}
@@ -816,8 +820,20 @@ func TestWriteVerbOverReadsOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if env := call(t, s, "ask", q); env.Code == CodeWritesDisabled || !strings.Contains(string(env.JSON()), "cad.generate_preview") {
+		t.Fatalf("with a hidden write the read outranks, the read should answer: %s", env.JSON())
+	}
+	// And where the hidden write is the catalog's best answer, the
+	// request asks for it: refused, the reads listed.
+	if err := operations.Add(reads, operations.Operation{ID: "cad.generate_previews", Summary: "Generate and store preview images for a CAD design", Kind: operations.KindWrite}, preview); err != nil {
+		t.Fatal(err)
+	}
+	s, err = New(reads, Options{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if env := call(t, s, "ask", q); env.Code != CodeWritesDisabled {
-		t.Fatalf("with a hidden write, a write verb is refused: %s", env.JSON())
+		t.Fatalf("with a hidden write that serves it best, a write verb is refused: %s", env.JSON())
 	}
 }
 
