@@ -188,7 +188,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	// reads only in the first place otherwise.
 	preamble := false
 	if slot < 0 && r.tu.preambles && !r.opts.noVerbs {
-		slot = preambleSlot(words)
+		if slot = preambleSlot(words); slot < 0 {
+			slot = clauseSlot(intent, words)
+		}
 		preamble = slot >= 0
 	}
 	actionSeen := false
@@ -714,6 +716,47 @@ func preambleSlot(words []string) int {
 		}
 	}
 	return -1
+}
+
+// clauseSlot returns the index in words (intent's) of the verb that opens
+// the clause after a colon ("For Redis engine version 6.0 onwards:
+// Creates a Redis user group") or after the comma that closes an opening
+// phrase ("Given a device ID, initiates a claim request"; the phrase opens
+// with a preposition or a conjunction), or -1. The clause's verb is one
+// preambleSlot would find, or a verb in the third person with a
+// determined object.
+func clauseSlot(intent string, words []string) int {
+	if len(words) < 3 || learnedVerb(words[0]) != verbNone {
+		return -1
+	}
+	cut := strings.IndexByte(intent, ':')
+	if c := strings.IndexByte(intent, ','); c >= 0 && (cut < 0 || c < cut) && clauseOpeners[words[0]] {
+		cut = c
+	}
+	if cut < 0 {
+		return -1
+	}
+	n := 0
+	splitWordsParts(intent[:cut], false, func(string) { n++ })
+	if n == 0 || n+2 > len(words) {
+		return -1
+	}
+	clause := words[n:]
+	if w := clause[0]; len(w) > 3 && w[len(w)-1] == 's' && plural(w) != w && learnedVerb(w) != verbNone && determines(clause[1]) {
+		return n
+	}
+	if i := preambleSlot(clause); i >= 0 {
+		return n + i
+	}
+	return -1
+}
+
+// clauseOpeners are the words that open a phrase a comma closes before
+// the request's clause: prepositions and conjunctions ("Given a device
+// ID, ...", "For a batch of controls, ...", "If the job failed, ...").
+var clauseOpeners = map[string]bool{
+	"given": true, "for": true, "if": true, "when": true, "after": true, "before": true, "once": true,
+	"in": true, "on": true, "with": true, "using": true, "by": true, "as": true, "to": true, "from": true,
 }
 
 // adverb reports whether w reads as an adverb of manner before a verb

@@ -201,9 +201,11 @@
 //     place (verbSlot): "I'm writing an article; can you list the
 //     continents" lists. After a preamble a description puts before its
 //     action (leading adverbs, "This operation ...", "The DeleteDomain
-//     operation ...", "Use this method to ..."), the action is the verb
-//     after it, read in the third person as well ("Permanently deletes a
-//     folder"; preambleSlot, ablation "preambles"). "Run", "execute",
+//     operation ...", "Use this method to ...", an opening phrase a colon
+//     or a comma closes: "Given a device ID, initiates ..."; clauseSlot),
+//     the action is the verb after it, read in the third person as well
+//     ("Permanently deletes a folder"; preambleSlot, ablation
+//     "preambles"). "Run", "execute",
 //     "invoke" and "generate" do not say whether the operation changes
 //     state: when the catalog's best answer reads (both passes lead with
 //     a read and no hidden operation outscores it), the request reads

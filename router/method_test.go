@@ -1408,6 +1408,8 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 		"Permanently deletes a vault and all of its archives.": {operations.KindDestructive, "glacier.vaults.delete_vault"},
 		"This operation deletes a vault.":                      {operations.KindDestructive, "glacier.vaults.delete_vault"},
 		"The DeleteVault operation deletes the vault.":         {operations.KindDestructive, "glacier.vaults.delete_vault"},
+		"Given a vault name, deletes the vault.":               {operations.KindDestructive, "glacier.vaults.delete_vault"},
+		"For empty vaults only: Deletes a vault.":              {operations.KindDestructive, "glacier.vaults.delete_vault"},
 	} {
 		res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5)
 		if res.Verb != want.verb || res.Decision != DecisionNoMatch {
