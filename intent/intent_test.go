@@ -792,16 +792,23 @@ func TestWriteVerbOverReadsOnly(t *testing.T) {
 		return map[string]string{"preview": "png of " + in.ID}, nil
 	}
 	reads := operations.NewRegistry()
-	if err := operations.Add(reads, operations.Operation{ID: "cad.generate_preview", Summary: "Generate a preview image of a CAD design", Kind: operations.KindRead}, preview); err != nil {
-		t.Fatal(err)
+	// serve adds ops to the catalog and serves it read-only.
+	serve := func(ops ...operations.Operation) *Server {
+		for _, op := range ops {
+			if err := operations.Add(reads, op, preview); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := New(reads, Options{Timeout: 2 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
-	if err := operations.Add(reads, operations.Operation{ID: "cad.get_design", Summary: "Get a CAD design's metadata", Kind: operations.KindRead}, preview); err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(reads, Options{Timeout: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := serve(
+		operations.Operation{ID: "cad.generate_preview", Summary: "Generate a preview image of a CAD design", Kind: operations.KindRead},
+		operations.Operation{ID: "cad.get_design", Summary: "Get a CAD design's metadata", Kind: operations.KindRead},
+	)
 	const q = `{"intent":"generate a preview for the CAD design 4ledY5","params":{"design_id":"4ledY5"}}`
 	if env := call(t, s, "ask", q); env.Code == CodeWritesDisabled {
 		t.Fatalf("a write verb over reads only was refused: %s", env.JSON())
@@ -813,25 +820,13 @@ func TestWriteVerbOverReadsOnly(t *testing.T) {
 	// The same request where a write is hidden that serves it less well
 	// than the read: "generate" does not say whether anything is stored,
 	// and the catalog's best answer reads, so the read answers it.
-	if err := operations.Add(reads, operations.Operation{ID: "cad.render", Summary: "Render a design to a new file", Kind: operations.KindWrite}, preview); err != nil {
-		t.Fatal(err)
-	}
-	s, err = New(reads, Options{Timeout: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = serve(operations.Operation{ID: "cad.render", Summary: "Render a design to a new file", Kind: operations.KindWrite})
 	if env := call(t, s, "ask", q); env.Code == CodeWritesDisabled || !strings.Contains(string(env.JSON()), "cad.generate_preview") {
 		t.Fatalf("with a hidden write the read outranks, the read should answer: %s", env.JSON())
 	}
 	// And where the hidden write is the catalog's best answer, the
 	// request asks for it: refused, the reads listed.
-	if err := operations.Add(reads, operations.Operation{ID: "cad.generate_previews", Summary: "Generate and store preview images for a CAD design", Kind: operations.KindWrite}, preview); err != nil {
-		t.Fatal(err)
-	}
-	s, err = New(reads, Options{Timeout: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = serve(operations.Operation{ID: "cad.generate_previews", Summary: "Generate and store preview images for a CAD design", Kind: operations.KindWrite})
 	if env := call(t, s, "ask", q); env.Code != CodeWritesDisabled {
 		t.Fatalf("with a hidden write that serves it best, a write verb is refused: %s", env.JSON())
 	}

@@ -682,14 +682,7 @@ func preambleSlot(words []string) int {
 	if len(words) < 2 || learnedVerb(words[0]) != verbNone {
 		return -1
 	}
-	// A verb in the third person, with a determined object: a plural
-	// before anything else is a noun ("the pending invites", "this
-	// repo's tags", "Weekly updates of the vaults").
-	thirdPerson := func(i int) bool {
-		w := words[i]
-		return len(w) > 3 && w[len(w)-1] == 's' && plural(w) != w && learnedVerb(w) != verbNone &&
-			!modifies(words[i-1]) && i+1 < len(words) && determines(words[i+1])
-	}
+	thirdPerson := func(i int) bool { return !modifies(words[i-1]) && verbWithObject(words, i) }
 	switch w := words[0]; {
 	case adverb(w):
 		i := 1
@@ -742,13 +735,23 @@ func clauseSlot(intent string, words []string) int {
 		return -1
 	}
 	clause := words[n:]
-	if w := clause[0]; len(w) > 3 && w[len(w)-1] == 's' && plural(w) != w && learnedVerb(w) != verbNone && determines(clause[1]) {
+	if verbWithObject(clause, 0) {
 		return n
 	}
 	if i := preambleSlot(clause); i >= 0 {
 		return n + i
 	}
 	return -1
+}
+
+// verbWithObject reports whether words[i] is a verb in the third person
+// (of the lexicon or the learned table) with a determined object after
+// it. A plural before anything else is a noun ("the pending invites",
+// "this repo's tags", "Weekly updates of the vaults").
+func verbWithObject(words []string, i int) bool {
+	w := words[i]
+	return len(w) > 3 && w[len(w)-1] == 's' && plural(w) != w && learnedVerb(w) != verbNone &&
+		i+1 < len(words) && determines(words[i+1])
 }
 
 // clauseOpeners are the words that open a phrase a comma closes before

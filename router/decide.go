@@ -138,8 +138,10 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 	// (both passes lead with a read, and no operation the filter hides
 	// outscores it: hiddenOutscores said so above), the request reads, and
 	// a read-only server answers it.
-	sc.neutralReads = r.tu.neutralVerbs && res.Decision != DecisionNoMatch && qverb.kind() == operations.KindWrite &&
-		r.ops[first[0].d].Kind == operations.KindRead && res.Candidates[0].Op.Kind == operations.KindRead && neutralVerb(groups)
+	if r.tu.neutralVerbs && res.Decision != DecisionNoMatch && qverb.kind() == operations.KindWrite &&
+		r.ops[first[0].d].Kind == operations.KindRead && res.Candidates[0].Op.Kind == operations.KindRead && neutralVerb(groups) {
+		res.Verb = operations.KindRead
+	}
 	return res
 }
 

@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/intentsrv/intentsrv/operations"
 )
 
 // Query-side weights: how much a variant of a query word counts next to the
@@ -182,9 +180,6 @@ type scratch struct {
 	names    []string // capitalised words inside sentences, lower-cased
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
-	// neutralReads: the request's verb does not say whether it changes
-	// state (neutralVerbs), and the catalog's best answer reads (decide).
-	neutralReads bool
 	// question: the request asks a question (asksToKnow, or it opens
 	// with a wh-word: "what files are on ticket 19").
 	question bool
@@ -293,13 +288,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		r.readsFirst(groups, qverb, hits, limit, sc)
 	}
 	hits = r.diversify(groups, hits, limit, sc)
-	sc.neutralReads = false
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
-	if !sc.implied {
+	if !sc.implied && res.Verb == "" {
 		res.Verb = qverb.kind()
-	}
-	if sc.neutralReads {
-		res.Verb = operations.KindRead
 	}
 	completed = true
 	if res.Decision == DecisionRun && r.tu.filteredRuns && f.hides() {
