@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -213,10 +214,12 @@ func TestCapSchema(t *testing.T) {
 			if after, _ := json.Marshal(v); string(after) != string(before) {
 				t.Errorf("capSchema modified its input:\n%s\nwas\n%s", after, before)
 			}
-			if tt.want == "" {
-				if n := testing.AllocsPerRun(10, func() { capSchema(v, inputSchemaDepth, true) }); n != 0 {
-					t.Errorf("capSchema allocated %v times for a schema it leaves as it is", n)
-				}
+			// A schema with nothing to cut comes back as itself, not a copy.
+			// (Counted allocations would say the same, but testing.AllocsPerRun
+			// counts the whole process's, which goroutines left by other tests
+			// and the race detector make noisy.)
+			if tt.want == "" && reflect.ValueOf(capSchema(v, inputSchemaDepth, true)).UnsafePointer() != reflect.ValueOf(v).UnsafePointer() {
+				t.Error("capSchema copied a schema it leaves as it is")
 			}
 		})
 	}
