@@ -18,7 +18,7 @@ var Ablations = []string{
 	"reversals", "split-words", "path-ranker",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
-	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words", "who-is-in", "reads-first", "read-orders", "open-sense", "title-verbs", "rpc-calls", "file-names", "filtered-runs", "catalog-words", "hidden-actions", "hidden-only", "hidden-reads", "preambles", "neutral-verbs",
+	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words", "who-is-in", "reads-first", "read-orders", "open-sense", "title-verbs", "rpc-calls", "file-names", "filtered-runs", "catalog-words", "hidden-actions", "hidden-only", "hidden-reads", "preambles", "neutral-verbs", "title-case", "verb-only",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -45,6 +45,8 @@ func (o *Options) ablate(tu *tuning) {
 		"request-clause":    &tu.requestClause,
 		"preambles":         &tu.preambles,
 		"neutral-verbs":     &tu.neutralVerbs,
+		"title-case":        &tu.titleCase,
+		"verb-only":         &tu.verbOnly,
 		"decisive":          &tu.decisive,
 		"named-elsewhere":   &tu.namedElsewhere,
 		"twins":             &tu.twins,

@@ -153,6 +153,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	words := sc.words[:0]
 	splitWordsParts(intent, false, func(w string) { words = append(words, w) })
 	sc.names = properNames(intent, sc.names[:0])
+	sc.titled = r.tu.titleCase && titleCase(intent)
 	sc.words = words
 	knows := asksToKnow(words)
 	sc.question = knows || len(words) > 0 && whWords[words[0]]
@@ -327,10 +328,13 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 			g.cov = ix.idf[g.variants[0].t]
 			g.known = true
-		} else if !r.opts.noNames && slices.Contains(sc.names, w) {
+		} else if !r.opts.noNames && !sc.titled && slices.Contains(sc.names, w) {
 			// A capitalised word the catalog does not know is a value
 			// (a person, a company): it is neither corrected nor counted
-			// against the coverage of the operations.
+			// against the coverage of the operations. Not in a title,
+			// whose every word is capitalised: "Driving License" asks
+			// about licenses, and a catalog that does not say the word
+			// does not serve it.
 			g.cov = 0
 		} else {
 			g.cov = ix.maxIDF
@@ -849,6 +853,46 @@ func properNames(intent string, out []string) []string {
 	}
 	return out
 }
+
+// titleCase reports whether intent is written as a title: two words or
+// more, and every word of four letters or more that is not an identifier
+// (an inner capital: "articleId") or an acronym starts with a capital
+// ("Driving License", "Get Article by articleId", "ID Card"). A request
+// that writes a word in lower case ("assign to Marcus") is not. A
+// sentence whose every long word is a name ("Give 32 to Marcus") reads as
+// a title too: its names then count against coverage, which makes the
+// answer less sure.
+func titleCase(intent string) bool {
+	words, long := 0, 0
+	for i := 0; i < len(intent); {
+		if !isLetter(intent[i]) {
+			i++
+			continue
+		}
+		j := i
+		upper := 0
+		for j < len(intent) && (isLetter(intent[j]) || intent[j] >= '0' && intent[j] <= '9') {
+			if intent[j] >= 'A' && intent[j] <= 'Z' {
+				upper++
+			}
+			j++
+		}
+		w := intent[i:j]
+		i = j
+		words++
+		first := w[0] >= 'A' && w[0] <= 'Z'
+		if len(w) < 4 || upper == len(w) || upper > 1 || !first && upper > 0 {
+			continue // short, an acronym or an identifier
+		}
+		if !first {
+			return false
+		}
+		long++
+	}
+	return words >= 2 && long >= 1
+}
+
+func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
 // agentSuffixes turn a verb's stem into the nouns of who does it:
 // contribut+or, follow+er, assign+ee, creat+or, manag+er.

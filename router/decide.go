@@ -102,7 +102,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		margin = float64((first[0].s - first[1].s) / first[0].s)
 	}
 	switch {
-	case topCov < noMatchCoverage:
+	case topCov < noMatchCoverage || r.verbOnly(groups, hits, sc):
 		// Weak partial matches stay: they are the closest the catalog
 		// has, and a caller shows them flagged. Hiding them would tell
 		// an agent the catalog cannot serve the intent when it may.
@@ -143,6 +143,34 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		res.Verb = operations.KindRead
 	}
 	return res
+}
+
+// verbOnly reports whether the request says something besides its verb
+// that no candidate of hits meets: "Publish Mock" against "Creates a new
+// policy", whose only word in common is the verb's class. A verb is
+// evidence of what a request does, not of what it is about; a catalog
+// that meets only the verb does not show it serves the request, however
+// little its other words weigh (a small catalog's idf is low). Words with
+// no weight (values, learned neighbours) are not counted.
+func (r *Router) verbOnly(groups []group, hits []hit, sc *scratch) bool {
+	if !r.tu.verbOnly {
+		return false
+	}
+	var content uint64
+	for gi, g := range groups {
+		if !g.verb && g.cov > 0 {
+			content |= 1 << uint(gi)
+		}
+	}
+	if content == 0 {
+		return false
+	}
+	for _, h := range hits {
+		if sc.mask[h.d]&content != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // neutralVerb reports whether the request's verb, in any person, is one

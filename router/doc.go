@@ -109,7 +109,10 @@
 //     siblings whose paths take one ("/gists/{gist_id}").
 //   - Capitalised words inside a sentence that the catalog does not know
 //     ("Marcus", "Bluefin") are values: not spell-corrected and not
-//     counted in coverage (properNames).
+//     counted in coverage (properNames). Not in a title, whose every
+//     long word is capitalised ("Driving License", "Registration of
+//     Vehicles": titleCase, ablation "title-case"): there capitals say
+//     nothing, and a word the catalog does not know counts against it.
 //   - Boosts: an operation whose verb class is the query's gains verbBoost;
 //     one whose id words (resource and name, "tickets", "list") the query
 //     says gains up to idWordsBoost; one whose short summary the query
@@ -278,7 +281,11 @@
 // than the leader. Search answers DecisionNoMatch when the leader's
 // coverage is below noMatchCoverage, leaving out a verb the catalog never
 // says (group.unsaid: "list all targets" over an API that says "targets"
-// everywhere and "list" nowhere is about targets). Candidates still hold
+// everywhere and "list" nowhere is about targets), and when the request
+// says something besides its verb that no candidate meets: a catalog met
+// by the verb alone ("Publish Mock" against "Creates a new policy") has
+// not shown it serves the request, however little the other words weigh
+// in a small catalog (verbOnly, ablation "verb-only"). Candidates still hold
 // the closest partial matches, which a caller shows flagged low; they are
 // empty only when no word of the query, nor any learned neighbour, meets
 // the catalog. Search answers DecisionRun only when the leader's

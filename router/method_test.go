@@ -1476,3 +1476,60 @@ func TestACallVerbReadsWhatItCalls(t *testing.T) {
 		t.Errorf("%q, read-only: verb %q, %s %v; want a write asked, no match among the reads", q, res.Verb, res.Decision, candidateIDs(res))
 	}
 }
+
+// TestARequestThatMeetsOnlyItsVerbIsLow: another API's request ("Driving
+// License", "Publish Mock") asked of a small catalog meets it by its verb
+// alone. In a title every word is capitalised, so capitals do not make
+// its unknown words names (values that do not count), and a leader that
+// meets nothing but the verb does not show that the catalog serves the
+// request: find lists the candidates, low, and nothing runs.
+func TestARequestThatMeetsOnlyItsVerbIsLow(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("vt.policy.post_policy", "POST", "Creates a new policy from scratch.", "/api/policy-engine/policies/{id}", operations.KindWrite),
+		httpOp("vt.policy.get_policies", "GET", "Lists all policies.", "/api/policy-engine/policies", operations.KindRead),
+		httpOp("vt.policy.get_policy", "GET", "Gets a policy by its id.", "/api/policy-engine/policies/{id}", operations.KindRead),
+		httpOp("vt.policy.put_policy", "PUT", "Updates a policy.", "/api/policy-engine/policies/{id}", operations.KindWrite),
+		httpOp("vt.policy.delete_policy", "DELETE", "Deletes a policy.", "/api/policy-engine/policies/{id}", operations.KindDestructive),
+		httpOp("vt.evaluation.post_evaluate", "POST", "Evaluates the policies that apply to a context.", "/api/policy-engine/evaluate", operations.KindWrite),
+	}
+	r := New(ops, Options{})
+	noTitles := New(ops, Options{Ablate: []string{"title-case"}})
+	noVerbOnly := New(ops, Options{Ablate: []string{"verb-only"}})
+	for _, q := range []string{"Driving License", "Publish Mock", "Registration of Vehicles"} {
+		res := r.Search(q, Filter{}, 5)
+		if res.Decision != DecisionNoMatch || len(res.Candidates) == 0 {
+			t.Errorf("%q: %s with %d candidates, want no_match with the closest listed", q, res.Decision, len(res.Candidates))
+		}
+		if off := noTitles.Search(q, Filter{}, 5); off.Decision != DecisionRun {
+			t.Errorf("%q with title-case off: %s; the test no longer shows what the rule does", q, off.Decision)
+		}
+		if off := noVerbOnly.Search(q, Filter{}, 5); off.Decision == DecisionNoMatch {
+			t.Errorf("%q with verb-only off: no_match; the test no longer shows what the rule does", q)
+		}
+	}
+	// What the catalog serves still runs, a title or not, and a name in a
+	// sentence is still a value.
+	for q, want := range map[string]string{
+		"Delete Policy 7":              "vt.policy.delete_policy",
+		"Create a new policy":          "vt.policy.post_policy",
+		"delete the policy of Bluefin": "vt.policy.delete_policy",
+	} {
+		if res := r.Search(q, Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != want {
+			t.Errorf("%q: %s %v, want a run of %s", q, res.Decision, candidateIDs(res), want)
+		}
+	}
+}
+
+func TestTitleCase(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Driving License": true, "Get Article by articleId": true, "ID Card": true, "Registration of Vehicles": true,
+		"List Datastores": true, "assign to Marcus": false, "give 32 to Marcus at Bluefin": false,
+		// Capitals alone cannot tell this sentence from a title.
+		"Give 32 to Marcus at Bluefin": true,
+		"Gets the public component":    false, "License": false, "SLA CSV": false, "Get the ID": false,
+	} {
+		if got := titleCase(s); got != want {
+			t.Errorf("titleCase(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

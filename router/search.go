@@ -178,6 +178,9 @@ type scratch struct {
 	scopeRes [3][]uint32
 	heap     []hit
 	names    []string // capitalised words inside sentences, lower-cased
+	// titled: the request is written as a title ("Driving License"),
+	// where capitals say nothing of names (titleCase).
+	titled bool
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
 	// question: the request asks a question (asksToKnow, or it opens

@@ -259,3 +259,27 @@ func TestE2EStdoutIsProtocolOnly(t *testing.T) {
 		t.Errorf("stderr should tell how to point the server at a real source; got:\n%s", stderr.String())
 	}
 }
+
+// TestE2EStdioAnotherAPIsRequestDoesNotRun: a request written for another
+// API ("Driving License", a title whose only word the petstore knows is a
+// verb's class) asked of a small catalog with writes allowed. The binary
+// chose to create a pet for it (stopped only by the missing params) and
+// find called that high; now act answers no_match with the closest
+// operation listed, and find says low. What the catalog serves stays high.
+func TestE2EStdioAnotherAPIsRequestDoesNotRun(t *testing.T) {
+	c := startClient(t, "--openapi", "pets="+testdataPath("openapi", "petstore-swagger2.json"), "--mock", "--writes", "allow", "--openapi-cache", "off")
+	for _, q := range []string{"Driving License", "Registration of Vehicles"} {
+		env := callTool(t, c, "act", map[string]any{"intent": q})
+		if env.OK || env.Code != "no_match" || !strings.Contains(string(env.Details), "pets.pet.add_pet") {
+			t.Errorf("act %q: %+v, want no_match listing the closest operation", q, env)
+		}
+		env = callTool(t, c, "find", map[string]any{"intent": q})
+		if !env.OK || !strings.Contains(string(env.Data), `"confidence":"low"`) {
+			t.Errorf("find %q: %s, want the candidates flagged low", q, env.Data)
+		}
+	}
+	env := callTool(t, c, "find", map[string]any{"intent": "Add a new pet to the store"})
+	if !env.OK || !strings.Contains(string(env.Data), `"confidence":"high"`) || !strings.Contains(string(env.Data), "pets.pet.add_pet") {
+		t.Errorf("find for what the catalog serves: %s", env.Data)
+	}
+}
