@@ -216,11 +216,7 @@ func evalCorpus(ctx context.Context, dir, split string, sample, foreign int, var
 		for k, q := range c.Queries {
 			qs[k] = router.Query{Query: q.Text, Labels: q.Labels, Group: group}
 		}
-		texts, err := apicorpus.Foreign(apis, i, foreign, c.Queries)
-		if err != nil {
-			return err
-		}
-		for _, s := range texts {
+		for _, s := range apicorpus.Foreign(apis, i, foreign, c.Queries) {
 			qs = append(qs, router.Query{Query: s, Group: apicorpus.ForeignGroup})
 		}
 		for i := range variants {

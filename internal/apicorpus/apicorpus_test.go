@@ -127,8 +127,8 @@ func TestOneProviderOneSplit(t *testing.T) {
 }
 
 // Foreign asks a catalog another provider's summaries: never its own
-// provider's, never a summary the catalog itself has, the same sample
-// every time.
+// provider's, never a summary the catalog itself has, never from a
+// description that does not read, the same sample every time.
 func TestForeignIsAnotherProvidersSummaries(t *testing.T) {
 	dir := t.TempDir()
 	spec := func(name string, summaries ...string) API {
@@ -153,10 +153,7 @@ func TestForeignIsAnotherProvidersSummaries(t *testing.T) {
 		spec("c.com", "Send a message"),
 	}
 	own := []Query{{Text: "List pets"}, {Text: "Get a pet"}}
-	got, err := Foreign(apis, 0, 10, own)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := Foreign(apis, 0, 10, own)
 	// Half the list away from a.com/one is b.com: its summaries less the
 	// one a.com/one has and the one that restates a path.
 	want := map[string]bool{"List invoices": true, "Pay an invoice": true, "Void an invoice": true}
@@ -168,18 +165,27 @@ func TestForeignIsAnotherProvidersSummaries(t *testing.T) {
 			t.Errorf("Foreign gave %q", s)
 		}
 	}
-	two, _ := Foreign(apis, 0, 2, own)
-	again, _ := Foreign(apis, 0, 2, own)
+	two, again := Foreign(apis, 0, 2, own), Foreign(apis, 0, 2, own)
 	if len(two) != 2 || !slices.Equal(two, again) || !slices.Contains(got, two[0]) || !slices.Contains(got, two[1]) {
 		t.Errorf("a sample of 2: %q then %q, want the same two of %q", two, again, got)
 	}
 	// From a.com/two, half the list away is b.com too; from b.com it is
 	// a.com/one's provider, another.
-	if g, _ := Foreign(apis, 2, 10, nil); len(g) != 2 || slices.Contains(g, "List invoices") {
+	if g := Foreign(apis, 2, 10, nil); len(g) != 2 || slices.Contains(g, "List invoices") {
 		t.Errorf("Foreign of b.com = %q, want a.com/one's two summaries", g)
 	}
+	// A donor whose paths do not read (a path that is a string) is
+	// passed over for the next one.
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"openapi":"3.0.0","paths":{"/x":"oops"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withBad := []API{apis[0], apis[1], {Name: "bad.com", File: bad}, apis[2], apis[3]}
+	if g := Foreign(withBad, 0, 10, own); len(g) != 3 || !slices.Contains(g, "Void an invoice") {
+		t.Errorf("Foreign past a description that does not read = %q, want b.com's three", g)
+	}
 	// One provider only: nothing to ask.
-	if g, _ := Foreign(apis[:2], 0, 10, nil); len(g) != 0 {
+	if g := Foreign(apis[:2], 0, 10, nil); len(g) != 0 {
 		t.Errorf("Foreign among one provider's APIs = %q, want none", g)
 	}
 }

@@ -147,32 +147,43 @@ const ForeignGroup = "foreign"
 // Foreign returns up to n summaries of another provider's API, to be
 // asked of apis[i]'s catalog as requests it cannot serve: out of scope by
 // construction, written by nobody here. The donor is the API half the
-// list away (the next one of another provider from there), so that
-// neighbours in name order, which often share a domain, do not pair; the
-// summaries chosen are those of least hash, a sample that is the same
-// for the same list. A summary that one of own's queries also reads
-// (case aside) is skipped: the catalog serves it. Others may be servable
-// too ("List users" asked of another API that has users), so figures on
-// them are a lower bound of what the router gets right.
-func Foreign(apis []API, i, n int, own []Query) ([]string, error) {
+// list away (the next one of another provider from there whose
+// description reads), so that neighbours in name order, which often
+// share a domain, do not pair; the summaries chosen are those of least
+// hash, a sample that is the same for the same list. A summary that one
+// of own's queries also reads (case aside) is skipped: the catalog serves
+// it. Others may be servable too ("List users" asked of another API that
+// has users), so figures on them are a lower bound of what the router
+// gets right.
+func Foreign(apis []API, i, n int, own []Query) []string {
 	if n <= 0 || len(apis) < 2 {
-		return nil, nil
-	}
-	p := Provider(apis[i].Name)
-	j := (i + len(apis)/2) % len(apis)
-	for k := 0; Provider(apis[j].Name) == p; k++ {
-		if k == len(apis) {
-			return nil, nil // one provider only
-		}
-		j = (j + 1) % len(apis)
+		return nil
 	}
 	served := make(map[string]bool, len(own))
 	for _, q := range own {
 		served[strings.ToLower(strings.TrimSpace(q.Text))] = true
 	}
+	p := Provider(apis[i].Name)
+	for k := range len(apis) {
+		donor := apis[(i+len(apis)/2+k)%len(apis)]
+		if Provider(donor.Name) == p {
+			continue
+		}
+		if texts, err := sampleSummaries(donor, n, served); err == nil {
+			return texts
+		}
+		// A description that does not read is not part of the
+		// benchmark; the next one is asked instead.
+	}
+	return nil // one provider only
+}
+
+// sampleSummaries returns the n summaries of a of least hash, leaving
+// out those in served and those that restate a path.
+func sampleSummaries(a API, n int, served map[string]bool) ([]string, error) {
 	seen := map[string]bool{}
 	var texts []string
-	err := Summaries(apis[j], func(_, s string) {
+	err := Summaries(a, func(_, s string) {
 		s = strings.TrimSpace(s)
 		key := strings.ToLower(s)
 		if s == "" || restatesPath(s) || served[key] || seen[key] {
@@ -182,7 +193,7 @@ func Foreign(apis []API, i, n int, own []Query) ([]string, error) {
 		texts = append(texts, s)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", apis[j].Name, err)
+		return nil, err
 	}
 	slices.SortFunc(texts, func(a, b string) int {
 		ha, hb := hashName("foreign:"+a), hashName("foreign:"+b)
