@@ -81,6 +81,49 @@ func TestLoadWithholdsSummariesAndIDs(t *testing.T) {
 	}
 }
 
+// An operation without a summary is summarised by its description's first
+// sentence, which is then its query: that sentence must leave the index
+// too, or the query is found there word for word (half the tune split's
+// queries and a quarter of the report split's were, before this test).
+func TestLoadWithholdsTheSentenceThatSummarises(t *testing.T) {
+	doc := `{"openapi": "3.0.0", "info": {"title": "contacts", "version": "1"}, "paths": {
+	  "/#X-Amz-Target=Book.AssociateContact": {"post": {"operationId": "AssociateContact",
+	    "description": "<p>Associates a contact with a given address book.</p>"}},
+	  "/#X-Amz-Target=Book.DisassociateContact": {"post": {"operationId": "DisassociateContact",
+	    "description": "Disassociates a contact from a given address book. The contact itself is kept."}},
+	  "/contacts": {"get": {"operationId": "listContacts", "summary": "List contacts",
+	    "description": "List contacts. Pages of fifty."}}}}`
+	file := filepath.Join(t.TempDir(), "contacts.json")
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(API{Name: "contacts", File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, q := range c.Queries {
+		texts = append(texts, q.Text)
+	}
+	slices.Sort(texts)
+	want := []string{"Associates a contact with a given address book.", "Disassociates a contact from a given address book.", "List contacts"}
+	if !slices.Equal(texts, want) {
+		t.Fatalf("queries %q, want %q", texts, want)
+	}
+	kept := false
+	for _, op := range c.Ops {
+		for _, q := range texts {
+			if strings.Contains(strings.ToLower(op.Summary), strings.ToLower(q)) || strings.Contains(strings.ToLower(op.Description), strings.ToLower(q)) {
+				t.Errorf("query %q is in the index: %s reads %q / %q", q, op.ID, op.Summary, op.Description)
+			}
+		}
+		kept = kept || strings.Contains(op.Description, "The contact itself is kept.")
+	}
+	if !kept {
+		t.Error("the rest of a description went with the sentence that summarises it")
+	}
+}
+
 func TestRestatesPath(t *testing.T) {
 	for s, want := range map[string]bool{
 		"GET /V1.0/ActionTypes/{id}": true,

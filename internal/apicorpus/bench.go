@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/intentsrv/intentsrv/manifest/openapi"
+	"github.com/intentsrv/intentsrv/manifest/sanitize"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -49,9 +50,12 @@ func SizeBucket(n int) string {
 // Load builds the benchmark case of a. The description is parsed twice with
 // the project's OpenAPI parser: once as published, for the summaries, and
 // once with every operation's operationId and summary removed (and the
-// summary cut from the front of its description), for the index. An API
-// whose description does not parse is an error; one with no summary gives a
-// case with no queries.
+// summary cut from the front of its description), for the index. An
+// operation the API gives no summary is summarised, as the parser does, by
+// its description's first sentence; that sentence is its query and is cut
+// from the description the index holds, so that no query is found in the
+// index word for word. An API whose description does not parse is an
+// error; one with no summary gives a case with no queries.
 func Load(a API) (*Case, error) {
 	data, err := os.ReadFile(a.File)
 	if err != nil {
@@ -61,7 +65,7 @@ func Load(a API) (*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", a.Name, err)
 	}
-	withheld, err := withhold(data)
+	withheld, err := withhold(data, firstSentences(full.Ops))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", a.Name, err)
 	}
@@ -95,17 +99,37 @@ func Load(a API) (*Case, error) {
 	return c, nil
 }
 
+// firstSentences returns, by "METHOD path", the description of each
+// parsed operation whose summary is its description's first sentence,
+// with that sentence cut: what is left of the description once its
+// summary is withheld ("" when nothing is).
+func firstSentences(ops []openapi.Op) map[string]string {
+	out := make(map[string]string)
+	for _, op := range ops {
+		first := openapi.FirstSentence(op.Description)
+		if first == "" || !strings.EqualFold(op.Summary, sanitize.Summary(first)) {
+			continue
+		}
+		rest := strings.TrimSpace(op.Description)[len(first):]
+		out[op.Method+" "+op.Path] = strings.TrimLeft(rest, ".:;,- \n")
+	}
+	return out
+}
+
 // withhold removes every operation's operationId and summary from an
-// OpenAPI document, and the summary from the start of its description.
-func withhold(data []byte) ([]byte, error) {
+// OpenAPI document, and the summary from the start of its description. An
+// operation with no summary of its own has rest[method+" "+path], its
+// description without the first sentence that summarises it, in place of
+// its description (firstSentences).
+func withhold(data []byte, rest map[string]string) ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
 	paths, _ := doc["paths"].(map[string]any)
-	for _, item := range paths {
+	for path, item := range paths {
 		ops, _ := item.(map[string]any)
-		for _, v := range ops {
+		for method, v := range ops {
 			op, ok := v.(map[string]any)
 			if !ok {
 				continue
@@ -113,6 +137,16 @@ func withhold(data []byte) ([]byte, error) {
 			summary, _ := op["summary"].(string)
 			delete(op, "operationId")
 			delete(op, "summary")
+			if strings.TrimSpace(summary) == "" {
+				if r, ok := rest[strings.ToUpper(method)+" "+path]; ok {
+					if r == "" {
+						delete(op, "description")
+					} else {
+						op["description"] = r
+					}
+				}
+				continue
+			}
 			if d, ok := op["description"].(string); ok && summary != "" {
 				d = strings.TrimSpace(d)
 				s := strings.TrimSpace(summary)

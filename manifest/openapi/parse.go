@@ -205,7 +205,7 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 	op.Summary = p.texts.line(str(raw, "summary"), sanitize.SummaryMax)
 	op.Description = p.texts.clean(str(raw, "description"), sanitize.DescriptionMax)
 	if op.Summary == "" {
-		op.Summary = sanitize.Summary(firstSentence(op.Description))
+		op.Summary = sanitize.Summary(FirstSentence(op.Description))
 	}
 	if op.Summary == "" {
 		op.Summary = op.Method + " " + sanitize.Line(path, 120)
@@ -1115,7 +1115,7 @@ func (p *parser) blurbs(ops []Op) map[string]string {
 		if !ok {
 			continue
 		}
-		if d := sanitize.Summary(firstSentence(sanitize.Description(str(m, "description")))); d != "" {
+		if d := sanitize.Summary(FirstSentence(sanitize.Description(str(m, "description")))); d != "" {
 			tagDesc[segment(str(m, "name"))] = d
 		}
 	}
@@ -1132,7 +1132,10 @@ func (p *parser) blurbs(ops []Op) map[string]string {
 	return out
 }
 
-func firstSentence(s string) string {
+// FirstSentence returns the first sentence of s, trimmed: up to the first
+// line break or the first period followed by a space. An operation with
+// no summary is summarised by its description's first sentence.
+func FirstSentence(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
