@@ -196,6 +196,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	}
 	actionSeen := false
 	unknownAction := false
+	verbAt := -1 // the index in words of the query's verb
 	var designated uint64
 	if r.tu.designation {
 		designated = designation(words)
@@ -238,6 +239,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				}
 			}
 			qverb = vc
+			if vc != verbNone {
+				verbAt = i
+			}
 		}
 		if pv != "" && (isStopWord(w) || isQueryFiller(w) || opensToRead) {
 			// "get rid of", "pull up": the verb itself is a stop word or
@@ -476,8 +480,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	if qverb == verbNone && !r.opts.noVerbs && !unknownAction {
 		qverb = impliedVerb(words)
 		sc.implied = qverb != verbNone
-	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words) == verbList {
-		// "show me open tickets": a read of a plural is a list.
+	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(r.nouns(words, verbAt, sc)) == verbList {
+		// "show me open tickets": a read of a plural is a list. The
+		// verb is no plural: "Gets a course" reads one.
 		qverb = verbList
 	}
 	if !qverb.reads() || unknownAction {
@@ -800,6 +805,17 @@ func determines(w string) bool {
 		return true
 	}
 	return false
+}
+
+// nouns returns words without the one at verbAt, the query's verb, when
+// the verb's third person is to be told from a plural ("Gets",
+// "Returns"; ablation "verb-not-plural"); words itself otherwise.
+func (r *Router) nouns(words []string, verbAt int, sc *scratch) []string {
+	if verbAt < 0 || !r.tu.verbNotPlural {
+		return words
+	}
+	sc.nouns = append(append(sc.nouns[:0], words[:verbAt]...), words[verbAt+1:]...)
+	return sc.nouns
 }
 
 // impliedVerb is the action of a query without a verb: a singular noun

@@ -20,15 +20,16 @@ import (
 // The floors were set again when the benchmark stopped leaking (round
 // 24): an operation with no summary of its own is summarised by its
 // description's first sentence, and that sentence, its query, was still
-// in the index. With it withheld the sample reads top-1 0.809 and
+// in the index. With it withheld the sample read top-1 0.809 and
 // nDCG@10 0.905 (0.853 and 0.929 before), BM25F 0.577 and 0.765 (0.647
-// and 0.807).
+// and 0.807); then 0.831 and 0.913 once a verb in the third person was
+// no longer read as a plural (verb-not-plural).
 const (
 	corpusSampleAPIs   = 120
-	corpusFloorTop1    = 0.79 // reached: 0.809 (BM25F 0.577)
-	corpusFloorNDCG10  = 0.89 // reached: 0.905 (BM25F 0.765)
+	corpusFloorTop1    = 0.81 // reached: 0.831 (BM25F 0.577)
+	corpusFloorNDCG10  = 0.90 // reached: 0.913 (BM25F 0.765)
 	corpusMaxEmptyRate = 0.01
-	corpusMinLeadBM25  = 0.21 // top-1 over plain BM25F on the same sample (reached: 0.232)
+	corpusMinLeadBM25  = 0.23 // top-1 over plain BM25F on the same sample (reached: 0.254)
 	// corpusMaxFalseRunRate bounds the share of requests decided "run"
 	// on an operation that is not the one meant. Reached, of 4,250: 8
 	// (0.19%) with the leak closed; before it, 6 (0.14%) with every rule
@@ -255,5 +256,31 @@ func TestPoolGapsOnRealAPIs(t *testing.T) {
 		if got := candidateIDs(New(c.Ops, Options{Ablate: []string{"pool-gaps"}}).Search(tc.q, Filter{}, 5)); len(got) > 0 && got[0] == tc.want {
 			t.Errorf("%s: with pool-gaps off %s still leads: the test no longer shows what the features do", tc.api, tc.want)
 		}
+	}
+}
+
+// A verb in the third person is no plural: "Gets a note" reads one note,
+// where the rule that a read of a plural is a list took "gets" for a
+// plural noun and led with the list of notes. Real APIs, each request's
+// own summary withheld as in the benchmark.
+func TestAThirdPersonVerbIsNoPlural(t *testing.T) {
+	load := corpusLoader(t)
+	for _, tc := range []struct{ api, request, want string }{
+		{"googleapis.com/keep", "Gets a note.", "api.notes.get_v1_name"},
+		{"amazonaws.com/cloudfront", "Gets a public key.", "api.2020_05_31.get_2020_05_31_public_key_id"},
+	} {
+		c := load(tc.api)
+		on, off := New(c.Ops, Options{}), New(c.Ops, Options{Ablate: []string{"verb-not-plural"}})
+		if got := candidateIDs(on.Search(tc.request, Filter{}, 5)); len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%s: %q leads with %v, want %s", tc.api, tc.request, got, tc.want)
+		}
+		if got := candidateIDs(off.Search(tc.request, Filter{}, 5)); len(got) > 0 && got[0] == tc.want {
+			t.Errorf("%s: %q with verb-not-plural off still leads with %s: the test does not test the rule", tc.api, tc.request, tc.want)
+		}
+	}
+	// A plural still asks for the list.
+	c := load("googleapis.com/keep")
+	if got := candidateIDs(New(c.Ops, Options{}).Search("Gets the notes", Filter{}, 5)); len(got) == 0 || got[0] != "api.notes.get_v1_notes" {
+		t.Errorf("%q leads with %v, want the list of notes", "Gets the notes", got)
 	}
 }

@@ -100,9 +100,10 @@
 //   - One item or many: a word followed by an identifier ("issue 1347",
 //     "commit 6dcb09b") asks for one item of its resource, a plural in a
 //     read ("show me open tickets") for its collection, and a read of a
-//     plural is a list. Operations on that item or collection of that
-//     resource (scopeNoun: a path ending in its parameter, or a GET of
-//     its plural; get or list without HTTP) gain itemBoost.
+//     plural is a list; the verb is no plural ("Gets a note" reads one;
+//     ablation "verb-not-plural"). Operations on that item or collection
+//     of that resource (scopeNoun: a path ending in its parameter, or a
+//     GET of its plural; get or list without HTTP) gain itemBoost.
 //   - Values that fit a path: an owner/name pair ("golang/go",
 //     "acme/web-app"; hasSlug) fits a path with two parameters in a row
 //     ("/repos/{owner}/{repo}"), and such operations gain slugBoost over
