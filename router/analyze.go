@@ -478,9 +478,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	}
 	sc.implied = false
 	if qverb == verbNone && !r.opts.noVerbs && !unknownAction {
-		qverb = impliedVerb(words)
+		qverb = impliedVerb(words, -1)
 		sc.implied = qverb != verbNone
-	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(r.nouns(words, verbAt, sc)) == verbList {
+	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words, r.verbSkipped(verbAt)) == verbList {
 		// "show me open tickets": a read of a plural is a list. The
 		// verb is no plural: "Gets a course" reads one.
 		qverb = verbList
@@ -807,27 +807,32 @@ func determines(w string) bool {
 	return false
 }
 
-// nouns returns words without the one at verbAt, the query's verb, when
-// the verb's third person is to be told from a plural ("Gets",
-// "Returns"; ablation "verb-not-plural"); words itself otherwise.
-func (r *Router) nouns(words []string, verbAt int, sc *scratch) []string {
-	if verbAt < 0 || !r.tu.verbNotPlural {
-		return words
+// verbSkipped returns verbAt, the index of the query's verb, for
+// impliedVerb to leave out, so that its third person is not taken for a
+// plural ("Gets", "Returns"; ablation "verb-not-plural"); -1 when the
+// rule is off.
+func (r *Router) verbSkipped(verbAt int) int {
+	if !r.tu.verbNotPlural {
+		return -1
 	}
-	sc.nouns = append(append(sc.nouns[:0], words[:verbAt]...), words[verbAt+1:]...)
-	return sc.nouns
+	return verbAt
 }
 
 // impliedVerb is the action of a query without a verb: a singular noun
 // followed by a number ("ticket 42", "issue #8") names one thing, a read;
-// a plural noun ("open tickets", "teams") asks for a list.
-func impliedVerb(words []string) verbClass {
+// a plural noun ("open tickets", "teams") asks for a list. The word at
+// skip (-1: none) is read as if it were not there.
+func impliedVerb(words []string, skip int) verbClass {
 	list := false
 	for i, w := range words {
-		if isNumber(w) || isStopWord(w) || isQueryFiller(w) {
+		if i == skip || isNumber(w) || isStopWord(w) || isQueryFiller(w) {
 			continue
 		}
-		if i+1 < len(words) && isNumber(words[i+1]) && plural(w) == w {
+		next := i + 1
+		if next == skip {
+			next++
+		}
+		if next < len(words) && isNumber(words[next]) && plural(w) == w {
 			return verbRead
 		}
 		if plural(w) != w {

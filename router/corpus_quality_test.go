@@ -265,22 +265,11 @@ func TestPoolGapsOnRealAPIs(t *testing.T) {
 // own summary withheld as in the benchmark.
 func TestAThirdPersonVerbIsNoPlural(t *testing.T) {
 	load := corpusLoader(t)
-	for _, tc := range []struct{ api, request, want string }{
-		{"googleapis.com/keep", "Gets a note.", "api.notes.get_v1_name"},
-		{"amazonaws.com/cloudfront", "Gets a public key.", "api.2020_05_31.get_2020_05_31_public_key_id"},
-	} {
-		c := load(tc.api)
-		on, off := New(c.Ops, Options{}), New(c.Ops, Options{Ablate: []string{"verb-not-plural"}})
-		if got := candidateIDs(on.Search(tc.request, Filter{}, 5)); len(got) == 0 || got[0] != tc.want {
-			t.Errorf("%s: %q leads with %v, want %s", tc.api, tc.request, got, tc.want)
-		}
-		if got := candidateIDs(off.Search(tc.request, Filter{}, 5)); len(got) > 0 && got[0] == tc.want {
-			t.Errorf("%s: %q with verb-not-plural off still leads with %s: the test does not test the rule", tc.api, tc.request, tc.want)
-		}
-	}
+	keep := load("googleapis.com/keep").Ops
+	leadsOnlyWith(t, keep, "verb-not-plural", map[string]string{"Gets a note.": "api.notes.get_v1_name"})
+	leadsOnlyWith(t, load("amazonaws.com/cloudfront").Ops, "verb-not-plural", map[string]string{
+		"Gets a public key.": "api.2020_05_31.get_2020_05_31_public_key_id",
+	})
 	// A plural still asks for the list.
-	c := load("googleapis.com/keep")
-	if got := candidateIDs(New(c.Ops, Options{}).Search("Gets the notes", Filter{}, 5)); len(got) == 0 || got[0] != "api.notes.get_v1_notes" {
-		t.Errorf("%q leads with %v, want the list of notes", "Gets the notes", got)
-	}
+	expectFirst(t, New(keep, Options{}), map[string]string{"Gets the notes": "api.notes.get_v1_notes"})
 }

@@ -25,10 +25,10 @@ func TestClauseSpans(t *testing.T) {
 }
 
 func TestImpliedVerbAndNames(t *testing.T) {
-	if v := impliedVerb([]string{"ticket", "42"}); v != verbRead {
+	if v := impliedVerb([]string{"ticket", "42"}, -1); v != verbRead {
 		t.Errorf("ticket 42: %v, want read", v)
 	}
-	if v := impliedVerb([]string{"open", "tickets"}); v != verbList {
+	if v := impliedVerb([]string{"open", "tickets"}, -1); v != verbList {
 		t.Errorf("open tickets: %v, want list", v)
 	}
 	if got := properNames("Give 32 to Marcus at Bluefin. SLA for CSV", nil); !slices.Equal(got, []string{"marcus", "bluefin"}) {

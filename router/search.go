@@ -178,7 +178,6 @@ type scratch struct {
 	scopeRes [3][]uint32
 	heap     []hit
 	names    []string // capitalised words inside sentences, lower-cased
-	nouns    []string // the request's words but its verb (Router.nouns)
 	// titled: the request is written as a title ("Driving License"),
 	// where capitals say nothing of names (titleCase).
 	titled bool

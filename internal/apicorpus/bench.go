@@ -1,6 +1,7 @@
 package apicorpus
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -147,7 +148,7 @@ func withhold(data []byte, rest map[string]string) ([]byte, error) {
 				}
 				continue
 			}
-			if d, ok := op["description"].(string); ok && summary != "" {
+			if d, ok := op["description"].(string); ok {
 				d = strings.TrimSpace(d)
 				s := strings.TrimSpace(summary)
 				if strings.EqualFold(strings.TrimRight(d, ". "), strings.TrimRight(s, ". ")) {
@@ -230,14 +231,7 @@ func sampleSummaries(a API, n int, served map[string]bool) ([]string, error) {
 		return nil, err
 	}
 	slices.SortFunc(texts, func(a, b string) int {
-		ha, hb := hashName("foreign:"+a), hashName("foreign:"+b)
-		switch {
-		case ha < hb:
-			return -1
-		case ha > hb:
-			return 1
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(hashName("foreign:"+a), hashName("foreign:"+b)), strings.Compare(a, b))
 	})
 	return texts[:min(n, len(texts))], nil
 }
