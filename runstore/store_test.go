@@ -52,14 +52,20 @@ func TestBoltRestart(t *testing.T) {
 	})
 	release := make(chan struct{})
 	defer close(release)
+	reported := make(chan struct{})
 	stuck := m.Start(ctx, "alice", "tests.slow", func(ctx context.Context) runs.Outcome {
 		runs.Report(ctx, 3, 7, "crawling")
+		close(reported)
 		<-release
 		return runs.Outcome{}
 	})
 	doneRec, _, _ := finished.Detach()
 	close(handedOver)
 	finished.Wait(ctx, time.Minute, nil)
+	// Hand the slow run over only once it has reported: the hand-over saves
+	// its progress, while reports after it are saved at most once a
+	// second, so a run that reports late would read no progress here.
+	<-reported
 	stuckRec, _, _ := stuck.Detach()
 	// The process "dies": the store is closed without the Manager closing.
 	if err := b.Close(); err != nil {
