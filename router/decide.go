@@ -214,6 +214,13 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 // out than the leader's does (unasked). "delete gist 3" runs the gist's
 // delete although the delete of a gist's comment matched the same words:
 // the comment is not in the request.
+//
+// A rival whose address names fewer words the request left out is a
+// better reading than the leader, whatever it matched (ablation
+// "fewer-unasked"):
+// "Creates a spreadsheet" does not run the copy of one of its sheets,
+// which led on the request's other words, while POST /v4/spreadsheets
+// is close behind.
 func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 	if len(first) < 2 || !r.tu.decisive {
 		return true
@@ -233,7 +240,14 @@ func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 	lead := first[0].d
 	extra := r.unasked(lead, sc)
 	for _, h := range closeBehind(first) {
-		if r.ops[h.d].Kind != r.ops[lead].Kind || r.unasked(h.d, sc) > extra {
+		if r.ops[h.d].Kind != r.ops[lead].Kind {
+			continue
+		}
+		un := r.unasked(h.d, sc)
+		if r.tu.fewerUnasked && un < extra {
+			return false
+		}
+		if un > extra {
 			continue
 		}
 		a, b := sc.mask[lead], sc.mask[h.d]

@@ -28,13 +28,14 @@ const (
 	fParam                  // parameter names
 	fParamDesc              // parameter descriptions
 	fPath                   // HTTP method and path words
+	fReturns                // the name of the type the operation returns
 	numFields
 )
 
 var fieldNames = [numFields]string{
 	fName: "id", fNamespace: "namespace", fSummary: "summary", fDesc: "description",
 	fTags: "tags", fAlias: "aliases", fExample: "examples", fParam: "params",
-	fParamDesc: "params", fPath: "path",
+	fParamDesc: "params", fPath: "path", fReturns: "returns",
 }
 
 // Per-field BM25F weights: how much one occurrence in the field counts,
@@ -51,6 +52,7 @@ const (
 	weightParam     = 0.6
 	weightParamDesc = 1.2
 	weightPath      = 1.0
+	weightReturns   = 1.0
 )
 
 // Per-field length normalisation (BM25 b): short fields are normalised less.
@@ -75,8 +77,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads, preambles, neutralVerbs, titleCase, verbOnly, verbNotPlural bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                                                                                   float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads, preambles, neutralVerbs, titleCase, verbOnly, verbNotPlural, fewerUnasked bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                                                                                                 float32
 }
 
 func defaultTuning() tuning {
@@ -85,7 +87,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, preambles: true, neutralVerbs: true, titleCase: true, verbOnly: true, verbNotPlural: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, preambles: true, neutralVerbs: true, titleCase: true, verbOnly: true, verbNotPlural: true, fewerUnasked: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -100,13 +102,13 @@ var fieldWeights = [numFields]float64{
 	fName: weightName, fNamespace: weightNamespace, fSummary: weightSummary,
 	fDesc: weightDesc, fTags: weightTags, fAlias: weightAlias,
 	fExample: weightExample, fParam: weightParam, fParamDesc: weightParamDesc,
-	fPath: weightPath,
+	fPath: weightPath, fReturns: weightReturns,
 }
 
 var fieldB = [numFields]float64{
 	fName: bName, fNamespace: bName, fSummary: bShort, fDesc: bLong,
 	fTags: bShort, fAlias: bShort, fExample: bLong, fParam: bShort,
-	fParamDesc: bLong, fPath: bShort,
+	fParamDesc: bLong, fPath: bShort, fReturns: bShort,
 }
 
 // index is the inverted index: integer term ids, flat postings lists.
@@ -373,8 +375,9 @@ func (ix *index) lookup(w string, ws float32, out []variant) []variant {
 	return out
 }
 
-// opFields calls fn with each field's text of op.
-func opFields(op *operations.Operation, fn func(f field, text string)) {
+// opFields calls fn with each field's text of op; returns says whether
+// the name of the type op returns is one (ablation "returns").
+func opFields(op *operations.Operation, returns bool, fn func(f field, text string)) {
 	id := op.ID
 	ns, name := "", id
 	if i := strings.LastIndexByte(id, '.'); i >= 0 {
@@ -403,6 +406,34 @@ func opFields(op *operations.Operation, fn func(f field, text string)) {
 		fn(fPath, op.HTTP.Method)
 		fn(fPath, op.HTTP.Path)
 	}
+	if returns && len(op.Output) > 0 {
+		fn(fReturns, returnedName(op.Output))
+	}
+}
+
+// returnedName returns the name of the type a result schema stands for:
+// the definition its root (or, for an array, its items) refers to, else
+// its title; "" for an unnamed schema. GET /v1/{name} says nothing of what
+// it reads, but returning a PolicyTag it reads a policy tag, where the
+// list beside it returns a ListPolicyTagsResponse.
+func returnedName(schema []byte) string {
+	if t, _ := jsonparser.GetString(schema, "items", "$ref"); t != "" {
+		return refName(t)
+	}
+	if t, _ := jsonparser.GetString(schema, "$ref"); t != "" {
+		return refName(t)
+	}
+	if t, _ := jsonparser.GetString(schema, "items", "title"); t != "" {
+		return t
+	}
+	t, _ := jsonparser.GetString(schema, "title")
+	return t
+}
+
+// refName is the last segment of a JSON reference: "#/$defs/PolicyTag"
+// gives PolicyTag.
+func refName(ref string) string {
+	return ref[strings.LastIndexByte(ref, '/')+1:]
 }
 
 // paramDepth is how deep parameters are indexed: the top-level ones and the
@@ -524,7 +555,7 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 	aw.prose = prose
 	for d := lo; d < hi; d++ {
 		cur = cur[:0]
-		opFields(ops[d], func(f field, text string) {
+		opFields(ops[d], !opts.noReturns, func(f field, text string) {
 			if text == "" {
 				return
 			}

@@ -443,8 +443,15 @@ func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 	if want := []string{"care.coach.get_coach", "care.patient.get_patient_id_coaches"}; res.Decision != DecisionChoose || !slices.Equal(top2(res), want) {
 		t.Errorf("list coaches: %s %v, want choose between %v", res.Decision, top2(res), want)
 	}
-	if res := r.Search("update a patient record", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "care.patient.patch_patient_id" {
-		t.Errorf("update a patient record: %s, want a run of care.patient.patch_patient_id", res.Decision)
+	// "record" sets the PATCH apart, so decisive lets it run; the
+	// re-ranker's weights, fitted where summaries like PUT /patient's
+	// ("or update an existing patient") are often the answer, are not
+	// sure enough for a run, and list it first.
+	if res := r.Search("update a patient record", Filter{}, 5); len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "care.patient.patch_patient_id" {
+		t.Errorf("update a patient record: %v, want care.patient.patch_patient_id first", candidateIDs(res))
+	}
+	if res := New(ops, Options{Ablate: []string{"run-gate"}}).Search("update a patient record", Filter{}, 5); res.Decision != DecisionRun {
+		t.Errorf("update a patient record, the re-ranker's probability aside: %s, want a run: decisive refuses what a word sets apart", res.Decision)
 	}
 	if res := New(ops, Options{Ablate: []string{"decisive"}}).Search("list coaches", Filter{}, 5); res.Decision != DecisionRun {
 		t.Errorf("list coaches with decisive off: %s; the test no longer shows what the rule does", res.Decision)
@@ -523,12 +530,20 @@ func scannerOps() []*operations.Operation {
 func TestRequestVerbDoesNotSetTheLeaderApart(t *testing.T) {
 	ops := scannerOps()
 	on := New(ops, Options{}).Search("retrieve target", Filter{}, 5)
-	off := New(ops, Options{Ablate: []string{"verb-not-deciding"}}).Search("retrieve target", Filter{}, 5)
+	// The page of scans also names words the request does not say, which
+	// fewer-unasked holds against it on its own; off with it, only this
+	// rule stands between the request and a run.
+	off := New(ops, Options{Ablate: []string{"verb-not-deciding", "fewer-unasked"}}).Search("retrieve target", Filter{}, 5)
 	if on.Decision == DecisionRun {
 		t.Errorf("retrieve target ran %s: only the verb set it apart from the target's own read", on.Candidates[0].Op.ID)
 	}
 	if off.Decision != DecisionRun {
-		t.Errorf("retrieve target with verb-not-deciding off: %s; the test no longer shows what the rule does", off.Decision)
+		t.Errorf("retrieve target with verb-not-deciding and fewer-unasked off: %s; the test no longer shows what the rule does", off.Decision)
+	}
+	for _, rule := range []string{"verb-not-deciding", "fewer-unasked"} {
+		if res := New(ops, Options{Ablate: []string{rule}}).Search("retrieve target", Filter{}, 5); res.Decision == DecisionRun {
+			t.Errorf("retrieve target with only %s off ran %s", rule, res.Candidates[0].Op.ID)
+		}
 	}
 	if res := New(ops, Options{}).Search("findings of a target", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "scan.findings.get_targets_target_id_findings" {
 		t.Errorf("findings of a target: %s, want a run of the findings' list", res.Decision)
@@ -926,10 +941,17 @@ func TestAnOrderThatReadsIsNotANamedChange(t *testing.T) {
 		{ID: "desk.tickets.list", Summary: "List tickets by status: open, pending or solved.", Kind: operations.KindRead},
 		{ID: "desk.tickets.get", Summary: "Get one ticket.", Kind: operations.KindRead},
 	}
-	leadsOnlyWith(t, ops, "read-orders", map[string]string{
-		"show solved tickets": "desk.tickets.list",
+	// The helpdesk example's catalog, whose reopen says "solved" as often
+	// as the list does.
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	leadsOnlyWith(t, reg.All(), "read-orders", map[string]string{
+		"show solved tickets": "helpdesk.tickets.list",
 	})
 	expectFirst(t, New(ops, Options{}), map[string]string{
+		"show solved tickets":        "desk.tickets.list",
 		"reopen the solved ticket 4": "desk.tickets.reopen",
 	})
 	// A write only its method calls a change is not named for it; the

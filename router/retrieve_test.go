@@ -56,3 +56,18 @@ func TestPruningIsExact(t *testing.T) {
 		t.Logf("%d ops: the bound restricted %d of %d requests", n, restricted, len(qs))
 	}
 }
+
+func TestReturnedName(t *testing.T) {
+	for schema, want := range map[string]string{
+		`{"$ref":"#/$defs/PolicyTag","$defs":{"PolicyTag":{"type":"object"}}}`: "PolicyTag",
+		`{"type":"array","items":{"$ref":"#/$defs/Pet"}}`:                      "Pet",
+		`{"type":"array","items":{"title":"Invoice","type":"object"}}`:         "Invoice",
+		`{"title":"Balance","type":"object"}`:                                  "Balance",
+		`{"type":"object","properties":{"id":{"type":"string"}}}`:              "",
+		`{"type":"string"}`: "",
+	} {
+		if got := returnedName([]byte(schema)); got != want {
+			t.Errorf("returnedName(%s) = %q, want %q", schema, got, want)
+		}
+	}
+}
