@@ -35,8 +35,8 @@ const (
 	corpusMinLeadBM25  = 0.235 // top-1 over plain BM25F on the same sample (reached: 0.260)
 	// corpusMaxFalseRunRate bounds the share of requests decided "run"
 	// on an operation that is not the one meant. Reached, of 4,250: 5
-	// (0.12%) with the re-ranker refitted on the honest split and every
-	// rival close behind heard (round 25); 8 (0.19%) with the leak
+	// (0.12%) with the re-ranker refitted on the honest split and a rival
+	// naming fewer unsaid words heard (round 25); 8 (0.19%) with the leak
 	// closed; before it, 6 (0.14%) with every rule
 	// of the run gate (8 in round 9, 9 before its rule for requests whose
 	// action the lexicon does not know); in round 7, 10 without namedElsewhere,

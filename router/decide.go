@@ -217,10 +217,9 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 //
 // A rival whose address names fewer words the request left out is a
 // better reading than the leader, whatever it matched (ablation
-// "fewer-unasked"):
-// "Creates a spreadsheet" does not run the copy of one of its sheets,
-// which led on the request's other words, while POST /v4/spreadsheets
-// is close behind.
+// "fewer-unasked"): "Creates a spreadsheet" does not run the copy of one
+// of its sheets, which led on the request's other words, while POST
+// /v4/spreadsheets is close behind.
 func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 	if len(first) < 2 || !r.tu.decisive {
 		return true

@@ -43,8 +43,8 @@
 //     deep, so an OpenAPI request body's fields count), HTTP method and
 //     path, and the name of the type the operation returns (its result
 //     schema's reference or title: GET /v1/{name} returning a PolicyTag
-//     reads a policy tag; ablation "returns"). Field weights and length normalisation are named constants
-//     in index.go. Adjacent word pairs in name-like fields are indexed too
+//     reads a policy tag; ablation "returns"). Field weights and length
+//     normalisation are named constants in index.go. Adjacent word pairs in name-like fields are indexed too
 //     (weightBigram): "channel clips" together beats the words apart.
 //     Contributions, idf included, are precomputed at New, so a query only
 //     sums postings; frequent terms are scored only on operations a
@@ -299,10 +299,11 @@
 // know runs a write only on an operation whose path or id says the word in
 // the verb's place, ablation "verbless-writes"), a word of the query other than its verb
 // sets it apart from its nearest rival (decisive: two operations that
-// matched the same words are a guess), no candidate close behind it of its kind has fewer address words the
-// query does not say (ablation "fewer-unasked": "Creates a spreadsheet"
-// does not run the copy of a sheet while the spreadsheet's own create is
-// close behind), no candidate close behind it is
+// matched the same words are a guess), no candidate of its kind close
+// behind it has fewer address words the query does not say (ablation
+// "fewer-unasked": "Creates a spreadsheet" does not run the copy of a
+// sheet while the spreadsheet's own create is close behind), no candidate
+// close behind it is
 // named for the query's action when it is not (namedElsewhere: "reset a
 // server" does not run the server's delete while .../actions/reset
 // exists), and none is its twin (twinned: the same path, another method

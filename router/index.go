@@ -416,24 +416,48 @@ func opFields(op *operations.Operation, returns bool, fn func(f field, text stri
 // its title; "" for an unnamed schema. GET /v1/{name} says nothing of what
 // it reads, but returning a PolicyTag it reads a policy tag, where the
 // list beside it returns a ListPolicyTagsResponse.
+//
+// A result schema carries its definitions ($defs), often most of its
+// bytes: its top level is read in one pass, at index time.
 func returnedName(schema []byte) string {
-	if t, _ := jsonparser.GetString(schema, "items", "$ref"); t != "" {
-		return refName(t)
+	ref, title, items := schemaName(schema)
+	if items != nil {
+		iref, ititle, _ := schemaName(items)
+		if iref != "" {
+			return iref
+		}
+		if ref == "" && ititle != "" {
+			return ititle
+		}
 	}
-	if t, _ := jsonparser.GetString(schema, "$ref"); t != "" {
-		return refName(t)
+	if ref != "" {
+		return ref
 	}
-	if t, _ := jsonparser.GetString(schema, "items", "title"); t != "" {
-		return t
-	}
-	t, _ := jsonparser.GetString(schema, "title")
-	return t
+	return title
 }
 
-// refName is the last segment of a JSON reference: "#/$defs/PolicyTag"
-// gives PolicyTag.
-func refName(ref string) string {
-	return ref[strings.LastIndexByte(ref, '/')+1:]
+// schemaName reads a schema's top level: the last segment of its $ref
+// ("#/$defs/PolicyTag" gives PolicyTag), its title and its items schema.
+func schemaName(schema []byte) (ref, title string, items []byte) {
+	jsonparser.ObjectEach(schema, func(k, v []byte, t jsonparser.ValueType, _ int) error {
+		switch string(k) {
+		case "$ref":
+			if t == jsonparser.String {
+				ref = unescape(v)
+				ref = ref[strings.LastIndexByte(ref, '/')+1:]
+			}
+		case "title":
+			if t == jsonparser.String {
+				title = unescape(v)
+			}
+		case "items":
+			if t == jsonparser.Object {
+				items = v
+			}
+		}
+		return nil
+	})
+	return ref, title, items
 }
 
 // paramDepth is how deep parameters are indexed: the top-level ones and the
