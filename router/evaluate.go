@@ -250,6 +250,9 @@ type Miss struct {
 	Got      []string `json:"got"`
 	Decision Decision `json:"decision"`
 	Rank     int      `json:"rank"` // rank of the first label, 0 when not in the top 10
+	// AskRan is the operation an intent-only ask would run when it is not
+	// a label (an ask false run), else "".
+	AskRan string `json:"ask_ran,omitempty"`
 }
 
 // Report is the outcome of Evaluate.
@@ -276,6 +279,8 @@ type qres struct {
 	// candidate; askRight: that candidate is a label. askWarns: that
 	// search says the request asks for a write (WritesWarned).
 	askRuns, askRight, askWarns bool
+	// askRan: the label of what ask runs, when it runs.
+	askRan string
 }
 
 // Evaluate runs every query through r and measures the ranking (top-1,
@@ -329,7 +334,8 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 			a := r.Search(q.Query, ask, 10)
 			if a.Decision == DecisionRun {
 				x.askRuns = true
-				x.askRight = slices.Contains(q.Labels, label(a.Candidates[0].Op))
+				x.askRan = label(a.Candidates[0].Op)
+				x.askRight = slices.Contains(q.Labels, x.askRan)
 			}
 			// ask answers a hidden write with not_read_only.
 			hiddenWrite := a.Hidden != nil && a.Hidden.Kind.IsWrite()
@@ -351,7 +357,7 @@ func askFilter(f Filter) (ask Filter, ok bool) {
 }
 
 // Report measures what was added; misses lists the queries whose top-1
-// is wrong.
+// is wrong, and those an intent-only ask would run the wrong operation for.
 func (t *Tally) Report(misses bool) Report {
 	res := t.res
 	rep := Report{NumOps: t.ops, Queries: len(res), All: metrics(res)}
@@ -375,10 +381,14 @@ func (t *Tally) Report(misses bool) Report {
 			} else {
 				wrong = len(x.ids) == 0 || !slices.Contains(x.q.Labels, x.ids[0])
 			}
-			if !wrong {
+			askWrong := x.askRuns && !x.askRight
+			if !wrong && !askWrong {
 				continue
 			}
 			m := Miss{Query: x.q.Query, Labels: x.q.Labels, Got: x.ids, Decision: x.decision}
+			if askWrong {
+				m.AskRan = x.askRan
+			}
 			if len(m.Got) > 5 {
 				m.Got = m.Got[:5]
 			}

@@ -1273,7 +1273,7 @@ func bankOps() []*operations.Operation {
 // run the list of transfers there but for the whole-catalog check: a
 // false run of ask's, which the filtered-runs rule removes, and with it
 // the write named as what the request asks for (writes warned); the read
-// asked for runs either way.
+// asked for runs either way. The misses name what ask ran by mistake.
 func TestEvaluateCountsWhatAskRuns(t *testing.T) {
 	qs := []Query{
 		{Query: "transfer balance", Labels: []string{"bank.transfers.post_balance_transfers"}},
@@ -1285,9 +1285,19 @@ func TestEvaluateCountsWhatAskRuns(t *testing.T) {
 		falseRun int
 		warned   float64
 	}{{nil, 0.5, 0, 1}, {[]string{"filtered-runs"}, 1, 1, 0}} {
-		m := Evaluate(New(bankOps(), Options{Ablate: c.ablate}), qs, EvalOptions{}).All
+		rep := Evaluate(New(bankOps(), Options{Ablate: c.ablate}), qs, EvalOptions{Misses: true})
+		m := rep.All
 		if m.AskRunRate != c.runs || m.AskFalseRuns != c.falseRun || m.WritesWarned != c.warned {
 			t.Errorf("ablate %v: ask runs %.2f, ask false runs %d, writes warned %.2f; want %.2f, %d and %.2f", c.ablate, m.AskRunRate, m.AskFalseRuns, m.WritesWarned, c.runs, c.falseRun, c.warned)
+		}
+		var askRan []string
+		for _, x := range rep.Misses {
+			if x.AskRan != "" {
+				askRan = append(askRan, x.Query+" → "+x.AskRan)
+			}
+		}
+		if len(askRan) != c.falseRun || c.falseRun > 0 && askRan[0] != "transfer balance → bank.transfers.get_balance_transfers" {
+			t.Errorf("ablate %v: misses say ask ran %q; want %d false run(s), transfer balance → bank.transfers.get_balance_transfers", c.ablate, askRan, c.falseRun)
 		}
 	}
 }
