@@ -242,6 +242,10 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			if vc != verbNone {
 				verbAt = i
 			}
+		} else if r.tu.upserts && qverb == verbCreate && i == verbAt+2 && orUpdates(words, verbAt) {
+			// The second verb of "creates or updates" is a verb too,
+			// not a word an operation named for updating matches.
+			vc = verbUpdate
 		}
 		if pv != "" && (isStopWord(w) || isQueryFiller(w) || opensToRead) {
 			// "get rid of", "pull up": the verb itself is a stop word or
@@ -484,6 +488,12 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		// "show me open tickets": a read of a plural is a list. The
 		// verb is no plural: "Gets a course" reads one.
 		qverb = verbList
+	}
+	if r.tu.upserts && qverb == verbCreate && orUpdates(words, verbAt) {
+		// "Creates or updates a scaling policy": either change, which
+		// one operation that stores what it names serves: a PUT, or a
+		// Put call (PutScalingPolicy), both of the update class.
+		qverb = verbUpdate
 	}
 	if !qverb.reads() || unknownAction {
 		// A change named in a request to make one is the request's
@@ -843,6 +853,13 @@ func impliedVerb(words []string, skip int) verbClass {
 		return verbList
 	}
 	return verbNone
+}
+
+// orUpdates reports whether the verb at words[at] is followed by "or" or
+// "and" and a verb of the update class ("creates or updates", "create
+// and update").
+func orUpdates(words []string, at int) bool {
+	return at >= 0 && at+2 < len(words) && (words[at+1] == "or" || words[at+1] == "and") && learnedVerb(words[at+2]) == verbUpdate
 }
 
 // properNames appends to out the words of intent, lower-cased, that are

@@ -293,6 +293,21 @@ func TestARivalCloseBehindStopsTheRun(t *testing.T) {
 		"api.tasks.post_tasks_v1_lists_tasklist_tasks")
 }
 
+// "Creates or updates" asks for either change, which one operation that
+// stores what it names serves: a PUT (Cloud Logging's PUT
+// /v2/{metricName}), or AWS's Put calls (PutRule); both are of the update
+// class, while the request's first verb alone reads as a create
+// (ablation "upserts").
+func TestCreateOrUpdateAsksForAnUpsert(t *testing.T) {
+	load := corpusLoader(t)
+	leadsOnlyWith(t, load("googleapis.com/logging").Ops, "upserts", map[string]string{
+		"Creates or updates a logs-based metric.": "api.projects.put_v2_metric_name",
+	})
+	leadsOnlyWith(t, load("amazonaws.com/events").Ops, "upserts", map[string]string{
+		"Creates or updates the specified rule.": "api.x_amz_target_aws_events.put_rule.post_x_amz_target_aws_events_put_rule",
+	})
+}
+
 // stopsRun checks that with rule on q is no run and lists want among its
 // first three candidates, and that with rule off q runs another operation.
 func stopsRun(t *testing.T, ops []*operations.Operation, rule, q, want string) {

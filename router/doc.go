@@ -67,6 +67,10 @@
 //     the query's class and an operation verb. A query with no verb takes
 //     one from its nouns (impliedVerb): a singular noun before a number
 //     ("ticket 42") reads one thing, a plural noun ("open tickets") lists.
+//     "Creates or updates" (a create, "or" or "and", then an update) asks
+//     for either change, which one operation that stores what it names
+//     serves, a PUT or a Put call: its class is update's, and its second
+//     verb is a verb, not a word to match (orUpdates; ablation "upserts").
 //   - An operation's own verb comes from the first verb of its name; a
 //     name generated from method and path ("post_quotes_quote_cancel")
 //     takes it from them instead (verbClassifier.http): an action

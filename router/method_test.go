@@ -24,6 +24,17 @@ func TestClauseSpans(t *testing.T) {
 	}
 }
 
+func TestOrUpdates(t *testing.T) {
+	for q, want := range map[string]bool{
+		"creates or updates a rule": true, "create and update the hook": true, "create or replace a table": true,
+		"create a rule or update it": false, "create or delete a rule": false, "update or create a rule": false,
+	} {
+		if got := orUpdates(strings.Fields(q), 0); got != want {
+			t.Errorf("orUpdates(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
 func TestImpliedVerbAndNames(t *testing.T) {
 	if v := impliedVerb([]string{"ticket", "42"}, -1); v != verbRead {
 		t.Errorf("ticket 42: %v, want read", v)
