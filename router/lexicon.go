@@ -63,7 +63,7 @@ var verbLexicon = map[string]verbClass{
 	"write": verbCreate, "raise": verbCreate, "comment": verbCreate,
 	"reply": verbCreate, "react": verbCreate, "publish": verbCreate,
 	"invite": verbCreate, "fork": verbCreate, "star": verbCreate,
-	"follow": verbCreate, "subscribe": verbCreate,
+	"follow": verbCreate, "subscribe": verbCreate, "associate": verbCreate,
 	// update
 	"change": verbUpdate, "edit": verbUpdate, "rename": verbUpdate,
 	"bump": verbUpdate, "update": verbUpdate, "modify": verbUpdate,

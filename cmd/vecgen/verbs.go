@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/intentsrv/intentsrv/router"
 )
@@ -21,24 +22,89 @@ const (
 )
 
 type verbTable struct {
-	counts map[string]*[4]int // word → read, create, update, delete
+	counts map[string]*[5]int // word → read, create, update, delete, action
 }
 
-func newVerbTable() *verbTable { return &verbTable{counts: map[string]*[4]int{}} }
+// action is the counter of the summaries whose operation is named for
+// their first word ("Pauses a webhook": POST /webhooks/{id}/pause,
+// ActivateKeySigningKey): an action, which no method class says.
+const action = 4
+
+// maxActionShare: a word that names its operations this often is an
+// action, and is left out of the table whatever its methods say: read as
+// a create, "activate" would make "deactivate" a delete (the router's
+// reversals), where the request names an operation of its own.
+const maxActionShare = 0.2
+
+func newVerbTable() *verbTable { return &verbTable{counts: map[string]*[5]int{}} }
 
 var verbClasses = [4]string{"read", "create", "update", "delete"}
 
-// add counts one summary's first word under its method's class.
-func (t *verbTable) add(method, summary string) {
+// add counts one summary's first word under its method's class, or, for
+// a remote procedure call, its call's (rpcClass). An adverb before the
+// verb ("Permanently deletes a vault") is not the first word: the router
+// reads such preambles itself.
+func (t *verbTable) add(method, path, summary string) {
 	first := ""
 	router.Words(summary, func(w string) {
-		if first == "" {
+		if first == "" && !(len(w) >= 7 && strings.HasSuffix(w, "ly")) {
 			first = w
 		}
 	})
 	if first == "" {
 		return
 	}
+	class, rpc := rpcClass(path)
+	switch {
+	case rpc && class >= 0:
+	case (rpc || method == "POST") && namedFor(path, first):
+		// ActivateKeySigningKey, POST /webhooks/{id}/pause: an action
+		// named for its verb, which creates nothing.
+		class = action
+	case rpc:
+		return // a call whose verb says no class: its method says none either
+	default:
+		class = methodClass(method)
+	}
+	if class < 0 {
+		return
+	}
+	c := t.counts[first]
+	if c == nil {
+		c = new([5]int)
+		t.counts[first] = c
+	}
+	c[class]++
+}
+
+// namedFor reports whether the call path names (an RPC call's name, else
+// its last literal segment) says the word w (as router.Words folds it).
+func namedFor(path, w string) bool {
+	if call := rpcCall(path); call != "" {
+		found := false
+		router.Words(call, func(x string) { found = found || x == w })
+		return found
+	}
+	seg := path
+	for seg != "" {
+		i := strings.LastIndexByte(seg, '/')
+		last := seg[i+1:]
+		if last != "" && !strings.HasPrefix(last, "{") {
+			found := false
+			router.Words(last, func(x string) { found = found || x == w })
+			return found
+		}
+		if i < 0 {
+			break
+		}
+		seg = seg[:i]
+	}
+	return false
+}
+
+// methodClass is the class of an HTTP method: 0 read, 1 create, 2 update,
+// 3 delete, -1 none.
+func methodClass(method string) int {
 	class := -1
 	switch method {
 	case "GET":
@@ -50,15 +116,67 @@ func (t *verbTable) add(method, summary string) {
 	case "DELETE":
 		class = 3
 	}
-	if class < 0 {
-		return
+	return class
+}
+
+// rpcClass reports whether path addresses a remote procedure call, whose
+// HTTP method says nothing of what it does: AWS's query and JSON
+// protocols send every call the same way (/#Action=DescribeTags,
+// /#X-Amz-Target=AWSGlue.GetCrawlers, GET or POST), and Google's custom
+// methods POST reads (/v1/{resource}:getIamPolicy). "Provides details of a
+// security configuration" is a POST of DescribeSecurityConfiguration, a
+// read. class is the call name's verb's (see callClasses), -1 when it has
+// none.
+func rpcClass(path string) (class int, rpc bool) {
+	call := rpcCall(path)
+	if call == "" {
+		return -1, false
 	}
-	c := t.counts[first]
-	if c == nil {
-		c = new([4]int)
-		t.counts[first] = c
+	// The call's first word: "Describe" of DescribeTags, "get" of
+	// getIamPolicy.
+	end := 1
+	for end < len(call) && !(call[end] >= 'A' && call[end] <= 'Z') {
+		end++
 	}
-	c[class]++
+	if c, ok := callClasses[strings.ToLower(call[:end])]; ok {
+		return c, true
+	}
+	return -1, true
+}
+
+// rpcCall returns the name of the call path addresses ("" when it
+// addresses none): AWS's /#Action=DescribeTags and
+// /#X-Amz-Target=AWSGlue.GetCrawlers, a Google custom method's
+// /v1/{resource}:getIamPolicy.
+func rpcCall(path string) string {
+	var call string
+	switch {
+	case strings.Contains(path, "#X-Amz-Target="):
+		call = path[strings.Index(path, "#X-Amz-Target=")+len("#X-Amz-Target="):]
+		call = call[strings.LastIndexByte(call, '.')+1:]
+	case strings.Contains(path, "#Action="):
+		call = path[strings.Index(path, "#Action=")+len("#Action="):]
+	default:
+		last := path[strings.LastIndexByte(path, '/')+1:]
+		i := strings.LastIndexByte(last, ':')
+		if i < 0 {
+			return ""
+		}
+		call = last[i+1:]
+	}
+	if i := strings.IndexAny(call, "&#"); i >= 0 {
+		call = call[:i]
+	}
+	return call
+}
+
+// callClasses are the verbs RPC call names start with that say their
+// class as an HTTP method would: GetCrawlers reads, PutRule updates.
+var callClasses = map[string]int{
+	"get": 0, "describe": 0, "list": 0, "search": 0, "lookup": 0,
+	"create": 1, "add": 1, "associate": 1, "attach": 1,
+	"update": 2, "modify": 2, "put": 2, "set": 2,
+	"delete": 3, "remove": 3, "disassociate": 3, "detach": 3,
 }
 
 // encode writes the words whose class is clear, sorted, as tab-separated
@@ -76,11 +194,11 @@ func (t *verbTable) encode() []byte {
 		total, best := 0, 0
 		for k, n := range c {
 			total += n
-			if n > c[best] {
+			if k != action && n > c[best] {
 				best = k
 			}
 		}
-		if total < minVerbCount || float64(c[best]) < minVerbShare*float64(total) {
+		if total < minVerbCount || float64(c[best]) < minVerbShare*float64(total) || float64(c[action]) >= maxActionShare*float64(total) {
 			continue
 		}
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%.2f\n", w, verbClasses[best], total, float64(c[best])/float64(total))

@@ -100,6 +100,27 @@ func Load(a API) (*Case, error) {
 	return c, nil
 }
 
+// Requests calls fn with the HTTP method, path and summary of each
+// operation of a that has one, in the order the parser gives: the
+// summaries Load makes queries of, an operation without one summarised by
+// its description's first sentence.
+func Requests(a API, fn func(method, path, summary string)) error {
+	data, err := os.ReadFile(a.File)
+	if err != nil {
+		return err
+	}
+	full, err := openapi.Parse("api", data, openapi.ParseOptions{})
+	if err != nil {
+		return fmt.Errorf("%s: %w", a.Name, err)
+	}
+	for _, op := range full.Ops {
+		if s := strings.TrimSpace(op.Summary); s != "" && !restatesPath(s) {
+			fn(op.Method, op.Path, s)
+		}
+	}
+	return nil
+}
+
 // firstSentences returns, by "METHOD path", the description of each
 // parsed operation whose summary is its description's first sentence,
 // with that sentence cut: what is left of the description once its

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRPCClass(t *testing.T) {
+	for path, want := range map[string]struct {
+		class int
+		rpc   bool
+	}{
+		"/#X-Amz-Target=AWSGlue.GetCrawlers":      {0, true},
+		"/#Action=DescribeTags":                   {0, true},
+		"/#Action=PutScalingPolicy&Version=2011":  {2, true},
+		"/v1/{resource}:getIamPolicy":             {0, true},
+		"/#X-Amz-Target=Svc.ActivateKey":          {-1, true},
+		"/repos/{owner}/{repo}/issues":            {-1, false},
+		"/v1/{name}":                              {-1, false},
+		"/#X-Amz-Target=Svc.DisassociateResource": {3, true},
+	} {
+		if class, rpc := rpcClass(path); class != want.class || rpc != want.rpc {
+			t.Errorf("rpcClass(%q) = %d, %v; want %d, %v", path, class, rpc, want.class, want.rpc)
+		}
+	}
+}
+
+// The table counts an RPC call under its call name's verb, whatever its
+// method; leaves out a verb whose operations are named for it (an action:
+// read as a create, "activate" would make "deactivate" a delete); and
+// skips an adverb before the verb.
+func TestVerbTable(t *testing.T) {
+	v := newVerbTable()
+	for range minVerbCount {
+		v.add("POST", "/#X-Amz-Target=Svc.DescribeThing", "Provides details of a thing.")
+		v.add("POST", "/#X-Amz-Target=Svc.ActivateThing", "Activates a thing.")
+		v.add("POST", "/things", "Activates a thing.") // a create by its method, but mostly an action
+		v.add("DELETE", "/things/{id}", "Permanently erases a thing.")
+	}
+	got := string(v.encode())
+	for _, want := range []string{"provide\tread\t", "erase\tdelete\t"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+	for _, left := range []string{"activate", "permanently"} {
+		if strings.Contains(got, "\n"+left+"\t") {
+			t.Errorf("table has %q:\n%s", left, got)
+		}
+	}
+}
