@@ -26,13 +26,15 @@ import (
 // and 0.807); then 0.831 and 0.913 once a verb in the third person was
 // no longer read as a plural (verb-not-plural); 0.837 and 0.917 with the
 // returned type's name indexed and the re-ranker refitted on the honest
-// split (round 25).
+// split (round 25); 0.840 and 0.918 with "creates or updates" read as an
+// upsert and the verb table learned from every request, the re-ranker
+// refitted with it (round 26).
 const (
 	corpusSampleAPIs   = 120
-	corpusFloorTop1    = 0.815 // reached: 0.837 (BM25F 0.577)
-	corpusFloorNDCG10  = 0.905 // reached: 0.917 (BM25F 0.765)
+	corpusFloorTop1    = 0.815 // reached: 0.840 (BM25F 0.577)
+	corpusFloorNDCG10  = 0.905 // reached: 0.918 (BM25F 0.765)
 	corpusMaxEmptyRate = 0.01
-	corpusMinLeadBM25  = 0.235 // top-1 over plain BM25F on the same sample (reached: 0.260)
+	corpusMinLeadBM25  = 0.235 // top-1 over plain BM25F on the same sample (reached: 0.263)
 	// corpusMaxFalseRunRate bounds the share of requests decided "run"
 	// on an operation that is not the one meant. Reached, of 4,250: 5
 	// (0.12%) with the re-ranker refitted on the honest split and a rival
@@ -266,14 +268,16 @@ func TestPoolGapsOnRealAPIs(t *testing.T) {
 	}
 }
 
-// A verb in the third person is no plural: "Gets a note" reads one note,
-// where the rule that a read of a plural is a list took "gets" for a
-// plural noun and led with the list of notes. Real APIs, each request's
-// own summary withheld as in the benchmark.
+// A verb in the third person is no plural: "Returns a branch" reads one
+// branch, where the rule that a read of a plural is a list took "returns"
+// for a plural noun and led with the list of branches. Real APIs, each
+// request's own summary withheld as in the benchmark.
 func TestAThirdPersonVerbIsNoPlural(t *testing.T) {
 	load := corpusLoader(t)
 	keep := load("googleapis.com/keep").Ops
-	leadsOnlyWith(t, keep, "verb-not-plural", map[string]string{"Gets a note.": "api.notes.get_v1_name"})
+	leadsOnlyWith(t, load("amazonaws.com/amplify").Ops, "verb-not-plural", map[string]string{
+		"Returns a branch for an Amplify app.": "api.apps.get_apps_app_id_branches_branch_name",
+	})
 	leadsOnlyWith(t, load("amazonaws.com/cloudfront").Ops, "verb-not-plural", map[string]string{
 		"Gets a public key.": "api.2020_05_31.get_2020_05_31_public_key_id",
 	})
