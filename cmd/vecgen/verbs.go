@@ -41,7 +41,7 @@ func newVerbTable() *verbTable { return &verbTable{counts: map[string]*[5]int{}}
 var verbClasses = [4]string{"read", "create", "update", "delete"}
 
 // add counts one summary's first word under its method's class, or, for
-// a remote procedure call, its call's (rpcClass). An adverb before the
+// a remote procedure call, its call's (callClass). An adverb before the
 // verb ("Permanently deletes a vault") is not the first word: the router
 // reads such preambles itself.
 func (t *verbTable) add(method, path, summary string) {
@@ -54,14 +54,15 @@ func (t *verbTable) add(method, path, summary string) {
 	if first == "" {
 		return
 	}
-	class, rpc := rpcClass(path)
+	call := rpcCall(path)
+	class := callClass(call)
 	switch {
-	case rpc && class >= 0:
-	case (rpc || method == "POST") && namedFor(path, first):
+	case class >= 0:
+	case (call != "" || method == "POST") && namedFor(call, path, first):
 		// ActivateKeySigningKey, POST /webhooks/{id}/pause: an action
 		// named for its verb, which creates nothing.
 		class = action
-	case rpc:
+	case call != "":
 		return // a call whose verb says no class: its method says none either
 	default:
 		class = methodClass(method)
@@ -77,29 +78,31 @@ func (t *verbTable) add(method, path, summary string) {
 	c[class]++
 }
 
-// namedFor reports whether the call path names (an RPC call's name, else
-// its last literal segment) says the word w (as router.Words folds it).
-func namedFor(path, w string) bool {
-	if call := rpcCall(path); call != "" {
-		found := false
-		router.Words(call, func(x string) { found = found || x == w })
-		return found
+// namedFor reports whether the name of what path calls (call, its RPC
+// call's name, else the last literal segment of path) says the word w (as
+// router.Words folds it).
+func namedFor(call, path, w string) bool {
+	if call == "" {
+		call = lastLiteral(path)
 	}
-	seg := path
-	for seg != "" {
-		i := strings.LastIndexByte(seg, '/')
-		last := seg[i+1:]
-		if last != "" && !strings.HasPrefix(last, "{") {
-			found := false
-			router.Words(last, func(x string) { found = found || x == w })
-			return found
+	found := false
+	router.Words(call, func(x string) { found = found || x == w })
+	return found
+}
+
+// lastLiteral returns the last segment of path that is not a {parameter}.
+func lastLiteral(path string) string {
+	for path != "" {
+		i := strings.LastIndexByte(path, '/')
+		if last := path[i+1:]; last != "" && !strings.HasPrefix(last, "{") {
+			return last
 		}
 		if i < 0 {
 			break
 		}
-		seg = seg[:i]
+		path = path[:i]
 	}
-	return false
+	return ""
 }
 
 // methodClass is the class of an HTTP method: 0 read, 1 create, 2 update,
@@ -119,18 +122,17 @@ func methodClass(method string) int {
 	return class
 }
 
-// rpcClass reports whether path addresses a remote procedure call, whose
-// HTTP method says nothing of what it does: AWS's query and JSON
-// protocols send every call the same way (/#Action=DescribeTags,
+// callClass is the class of an RPC call by its name's first verb (see
+// callClasses), -1 when it says none or call is "". A call's HTTP method
+// says nothing of what it does: AWS's query and JSON protocols send every
+// call the same way (/#Action=DescribeTags,
 // /#X-Amz-Target=AWSGlue.GetCrawlers, GET or POST), and Google's custom
 // methods POST reads (/v1/{resource}:getIamPolicy). "Provides details of a
 // security configuration" is a POST of DescribeSecurityConfiguration, a
-// read. class is the call name's verb's (see callClasses), -1 when it has
-// none.
-func rpcClass(path string) (class int, rpc bool) {
-	call := rpcCall(path)
+// read.
+func callClass(call string) int {
 	if call == "" {
-		return -1, false
+		return -1
 	}
 	// The call's first word: "Describe" of DescribeTags, "get" of
 	// getIamPolicy.
@@ -139,9 +141,9 @@ func rpcClass(path string) (class int, rpc bool) {
 		end++
 	}
 	if c, ok := callClasses[strings.ToLower(call[:end])]; ok {
-		return c, true
+		return c
 	}
-	return -1, true
+	return -1
 }
 
 // rpcCall returns the name of the call path addresses ("" when it

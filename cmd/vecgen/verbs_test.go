@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestRPCClass(t *testing.T) {
+func TestCallClass(t *testing.T) {
 	for path, want := range map[string]struct {
 		class int
 		rpc   bool
@@ -19,8 +19,9 @@ func TestRPCClass(t *testing.T) {
 		"/v1/{name}":                              {-1, false},
 		"/#X-Amz-Target=Svc.DisassociateResource": {3, true},
 	} {
-		if class, rpc := rpcClass(path); class != want.class || rpc != want.rpc {
-			t.Errorf("rpcClass(%q) = %d, %v; want %d, %v", path, class, rpc, want.class, want.rpc)
+		call := rpcCall(path)
+		if class, rpc := callClass(call), call != ""; class != want.class || rpc != want.rpc {
+			t.Errorf("callClass(rpcCall(%q)) = %d, %v; want %d, %v", path, class, rpc, want.class, want.rpc)
 		}
 	}
 }
