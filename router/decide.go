@@ -413,7 +413,11 @@ func idLike(q string) bool {
 // which a run needs on top of confidence: a read never runs a write ("what's
 // the default branch" is not rename_branch), a write never runs a read
 // ("who deleted ticket 12" is not tickets.delete), and a list of many
-// never runs a read of one, nor the other way round. A request whose
+// never runs a read of one, nor the other way round. A read that names
+// one thing of some resource and no collection does not run a list
+// ("Gets a runtime version" where the item's own read is GET /v1/{name},
+// which says no resource word, and the list GET .../runtimeVersions
+// leads on the words; ablation "one-not-list"). A request whose
 // action the lexicon does not know runs a write only when the operation is
 // named for the word in the verb's place: "accept the quote" runs POST
 // /quotes/{quote}/accept, but "Single Environment" does not run the
@@ -440,6 +444,22 @@ func (r *Router) runAgrees(groups []group, qverb verbClass, d uint32) bool {
 		return false
 	case qverb == verbRead && ov == verbList && one:
 		return false
+	case r.tu.oneNotList && qverb == verbRead && ov == verbList && r.namesOneOnly(groups):
+		return false
 	}
 	return true
+}
+
+// namesOneOnly reports whether the request names one thing of some
+// resource of the catalog ("get the invoice") and no collection of one
+// (group.one, group.many).
+func (r *Router) namesOneOnly(groups []group) bool {
+	one := false
+	for _, g := range groups {
+		if g.many && g.nres > 0 {
+			return false
+		}
+		one = one || g.one && g.nres > 0
+	}
+	return one
 }

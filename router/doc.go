@@ -299,7 +299,10 @@
 // confidence is at least runConfidence, its relative margin at least
 // runMargin, it does what the query's verb asks (runAgrees: a read never
 // runs a write nor a write a read; a list of many never runs a read of
-// one, nor the other way round; a query whose action the lexicon does not
+// one, nor the other way round, and a read that names one thing of a
+// resource and no collection never runs a list: "Gets a runtime
+// version" is not GET /v1/{parent}/runtimeVersions, ablation
+// "one-not-list"; a query whose action the lexicon does not
 // know runs a write only on an operation whose path or id says the word in
 // the verb's place, ablation "verbless-writes"), a word of the query other than its verb
 // sets it apart from its nearest rival (decisive: two operations that

@@ -1576,3 +1576,35 @@ func TestTitleCase(t *testing.T) {
 		}
 	}
 }
+
+// A read that names one thing does not run a list. Google's APIs read an
+// item at GET /v2/{name}, whose path says no resource word, so "Gets a
+// runtime version" leads with the list of runtime versions on its words;
+// listing them first is the best the words allow, running the list is a
+// guess. The plural request still runs it.
+func TestOneThingDoesNotRunAList(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("tpu.projects.get_v2_parent_runtime_versions", "GET", "Lists runtime versions supported by this API.", "/v2/{parent}/runtimeVersions", operations.KindRead),
+		httpOp("tpu.projects.get_v2_parent_accelerator_types", "GET", "Lists accelerator types supported by this API.", "/v2/{parent}/acceleratorTypes", operations.KindRead),
+		httpOp("tpu.projects.get_v2_parent_nodes", "GET", "Lists nodes.", "/v2/{parent}/nodes", operations.KindRead),
+		httpOp("tpu.projects.post_v2_parent_nodes", "POST", "Creates a node.", "/v2/{parent}/nodes", operations.KindWrite),
+		httpOp("tpu.projects.get_v2_name", "GET", "", "/v2/{name}", operations.KindRead),
+		httpOp("tpu.projects.delete_v2_name", "DELETE", "Deletes a node.", "/v2/{name}", operations.KindDestructive),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"one-not-list"}})
+	for _, q := range []string{"Gets a runtime version.", "Get an accelerator type"} {
+		res := on.Search(q, Filter{}, 5)
+		if res.Decision == DecisionRun {
+			t.Errorf("%q runs %s: a list for one thing is a guess", q, res.Candidates[0].Op.ID)
+		}
+		if !slices.Contains(candidateIDs(res), "tpu.projects.get_v2_name") {
+			t.Errorf("%q: %v, want the item read listed", q, candidateIDs(res))
+		}
+		if res := off.Search(q, Filter{}, 5); res.Decision != DecisionRun {
+			t.Errorf("%q with one-not-list off: %s; the test no longer shows what the rule does", q, res.Decision)
+		}
+	}
+	if res := on.Search("get runtime versions", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "tpu.projects.get_v2_parent_runtime_versions" {
+		t.Errorf("get runtime versions: %s %v, want the list run", res.Decision, candidateIDs(res))
+	}
+}
