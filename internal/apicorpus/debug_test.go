@@ -65,7 +65,7 @@ func TestDebugRunChanges(t *testing.T) {
 		on := router.New(c.Ops, router.Options{})
 		off := router.New(c.Ops, router.Options{Ablate: strings.Split(ablate, ",")})
 		for _, q := range c.Queries {
-			withRule, without := on.Search(q.Text, router.Filter{}, 5), off.Search(q.Text, router.Filter{}, 5)
+			withRule, without := on.Search(q.Text, router.Filter{}, 10), off.Search(q.Text, router.Filter{}, 10)
 			ranWith, ranWithout := withRule.Decision == router.DecisionRun, without.Decision == router.DecisionRun
 			if ranWith == ranWithout {
 				continue
