@@ -294,7 +294,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				break
 			}
 		}
-		g := group{surface: w, verb: vc != verbNone, item: vc == verbNone && slices.Contains(sc.items, w)}
+		g := group{surface: w, verb: vc != verbNone, item: vc == verbNone && slices.Contains(sc.items, w), at: uint8(min(i+1, 255))}
 		g.designated = r.tu.designation && (g.item || i < 64 && designated&(1<<uint(i)) != 0)
 		g.action = qverb == verbNone && !actionSeen && (slot < 0 || i == slot)
 		actionSeen = actionSeen || g.action
@@ -527,7 +527,7 @@ func (r *Router) compounds(words []string, groups []group, sc *scratch) []group 
 		if !ok {
 			continue
 		}
-		g := group{surface: a + " " + b, known: true, variants: append(sc.variantSpace(), variant{t: t, w: r.tu.compound})}
+		g := group{surface: a + " " + b, known: true, variants: append(sc.variantSpace(), variant{t: t, w: r.tu.compound}), at: uint8(min(i+2, 255))}
 		g.addRes(ix, t)
 		groups = append(groups, g)
 	}

@@ -144,6 +144,11 @@ func TestOpenAPIDirectorySample(t *testing.T) {
 //     storage API whose PATCH on the same path was meant.
 //   - verbless-writes: "Single Environment", a request that says no action,
 //     ran the environment's DELETE.
+//   - one-not-list: "Gets a runtime version." ran the list of runtime
+//     versions of a Google API, whose item read is GET /v2/{name}.
+//   - object-elsewhere: "Deletes the specified Config rule and all of its
+//     evaluation results." ran DeleteEvaluationResults, and a hotel API's
+//     "Get the count of all rooms" ran the list of rooms.
 func TestRunGateOnRealAPIs(t *testing.T) {
 	load := corpusLoader(t)
 	ran := func(r *Router, q string) string {
@@ -174,6 +179,22 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 			requests: []string{"Single Environment"},
 			right:    func(id string) bool { return id == "" || strings.Contains(id, ".get_") },
 			runs:     map[string]string{"Single Mock": "api.mocks.get_", "Delete Environment": "api.environments.delete_"},
+		},
+		{
+			api: "googleapis.com/tpu", rule: "one-not-list",
+			requests: []string{"Gets a runtime version."},
+			right:    func(id string) bool { return id == "" || id == "api.projects.get_v2_name" },
+		},
+		{
+			api: "amazonaws.com/config", rule: "object-elsewhere",
+			requests: []string{"Deletes the specified Config rule and all of its evaluation results."},
+			right:    func(id string) bool { return id == "" || strings.Contains(id, ".delete_config_rule.") },
+			runs:     map[string]string{"Deletes the evaluation results for the specified Config rule.": "api.x_amz_target_starling_dove_service.delete_evaluation_results."},
+		},
+		{
+			api: "hetras-certification.net/hotel", rule: "object-elsewhere",
+			requests: []string{"Get the count of all rooms in the hotel matching the given filter criteria."},
+			right:    func(id string) bool { return id == "" || strings.HasSuffix(id, "_rooms_count") },
 		},
 		{
 			// PUT replaces the server, PATCH changes some of it: the

@@ -194,9 +194,9 @@ func neutralVerb(groups []group) bool {
 func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, hits, first []hit, sc *scratch) bool {
 	return conf >= runConfidence && margin >= runMargin &&
 		first[0].d == hits[0].d &&
-		r.runAgrees(groups, qverb, hits[0].d) &&
+		r.runAgrees(groups, qverb, hits[0].d) && !r.listsOne(groups, sc.words, qverb, hits[0].d) &&
 		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
-		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first)
+		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc)
 }
 
 // decisive reports whether a word of the request sets the leader of
@@ -413,11 +413,7 @@ func idLike(q string) bool {
 // which a run needs on top of confidence: a read never runs a write ("what's
 // the default branch" is not rename_branch), a write never runs a read
 // ("who deleted ticket 12" is not tickets.delete), and a list of many
-// never runs a read of one, nor the other way round. A read that names
-// one thing of some resource and no collection does not run a list
-// ("Gets a runtime version" where the item's own read is GET /v1/{name},
-// which says no resource word, and the list GET .../runtimeVersions
-// leads on the words; ablation "one-not-list"). A request whose
+// never runs a read of one, nor the other way round (and see listsOne). A request whose
 // action the lexicon does not know runs a write only when the operation is
 // named for the word in the verb's place: "accept the quote" runs POST
 // /quotes/{quote}/accept, but "Single Environment" does not run the
@@ -444,16 +440,22 @@ func (r *Router) runAgrees(groups []group, qverb verbClass, d uint32) bool {
 		return false
 	case qverb == verbRead && ov == verbList && one:
 		return false
-	case r.tu.oneNotList && qverb == verbRead && ov == verbList && r.namesOneOnly(groups):
-		return false
 	}
 	return true
 }
 
-// namesOneOnly reports whether the request names one thing of some
-// resource of the catalog ("get the invoice") and no collection of one
-// (group.one, group.many).
-func (r *Router) namesOneOnly(groups []group) bool {
+// listsOne reports whether operation d lists a collection where the
+// request, a read, names one thing of some resource of the catalog ("get
+// the invoice"; group.one) and no collection: no plural of one, no "list"
+// or "all" among its words. "Gets a runtime version" leads with GET
+// .../runtimeVersions on its words where the item's own read is GET
+// /v1/{name}, which says no resource word; running the list would be a
+// guess (ablation "one-not-list").
+func (r *Router) listsOne(groups []group, words []string, qverb verbClass, d uint32) bool {
+	if !r.tu.oneNotList || qverb != verbRead || r.verbs[d] != verbList ||
+		slices.Contains(words, "list") || slices.Contains(words, "all") {
+		return false
+	}
 	one := false
 	for _, g := range groups {
 		if g.many && g.nres > 0 {
@@ -462,4 +464,96 @@ func (r *Router) namesOneOnly(groups []group) bool {
 		one = one || g.one && g.nres > 0
 	}
 	return one
+}
+
+// objectElsewhere reports whether the request's object is missing from
+// the address of the leader of first, which names something else, and
+// said by the address of a candidate close behind it. The object is the
+// phrase at the first word after the verb that names some operation's
+// resource, with the words right after it ("Config rule" of "Deletes the
+// specified Config rule and all of its evaluation results", "content" of
+// "Creates the content of a dataset"): what the request acts on, where
+// its other words say whose or which. A leader whose address says none of
+// it acts on something else, however many of the request's words its
+// description meets: DeleteEvaluationResults for the rule's delete, POST
+// /datasets for the content's. Running it would be a guess (ablation
+// "object-elsewhere").
+func (r *Router) objectElsewhere(groups []group, first []hit, sc *scratch) bool {
+	if len(first) < 2 || !r.tu.objectElsewhere || !namesWhat(r.ops[first[0].d]) {
+		return false
+	}
+	var buf [2 * maxGroups]uint32
+	object := object(groups, sc.words, buf[:0])
+	if len(object) == 0 {
+		return false
+	}
+	says := func(d uint32) bool {
+		words := r.address(d)
+		return slices.ContainsFunc(object, func(t uint32) bool { return slices.Contains(words, t) })
+	}
+	if says(first[0].d) {
+		return false
+	}
+	return slices.ContainsFunc(closeBehind(first), func(h hit) bool { return says(h.d) })
+}
+
+// object appends to dst the terms of the request's object: the words
+// (as said, and the resources they name) of the phrase of adjacent words
+// that starts at the first word after the verb naming some operation's
+// resource, and the compounds the catalog makes of them ("target group":
+// targetgroups). A possessive's "s" between two words joins them ("a
+// customer's configurations"). words are the request's words, which
+// group.at counts.
+func object(groups []group, words []string, dst []uint32) []uint32 {
+	start, end := 0, 0 // the phrase's group.at span
+	verbAt := 0        // the verb's, when it is a word of the request
+	if i := slices.IndexFunc(groups, func(g group) bool { return g.verb }); i >= 0 {
+		verbAt = int(groups[i].at)
+	}
+	for _, g := range groups {
+		if g.at == 0 || g.bigram || strings.IndexByte(g.surface, ' ') >= 0 {
+			continue // not one word of the request
+		}
+		at := int(g.at)
+		if start == 0 {
+			if !g.verb && g.nres > 0 && at > verbAt {
+				start, end = at, at
+			}
+			continue
+		}
+		if g.verb || at != end+1 && (at != end+2 || words[end] != "s") {
+			break
+		}
+		end = at
+	}
+	if start == 0 {
+		return dst
+	}
+	for _, g := range groups {
+		if g.at == 0 || g.bigram || int(g.at) < start || int(g.at) > end || len(g.variants) == 0 {
+			continue
+		}
+		dst = append(dst, g.variants[0].t)
+		dst = append(dst, g.res[:g.nres]...)
+	}
+	return dst
+}
+
+// namesWhat reports whether op's address says what it acts on: an
+// operation without an HTTP path is named by its id; a path, by a literal
+// segment that is not a version ("/v1beta1/{name}" and
+// "/v1/{name}:pause" say nothing of what they pause or read).
+func namesWhat(op *operations.Operation) bool {
+	if op.HTTP == nil || op.HTTP.Path == "" {
+		return true
+	}
+	noun := pathNoun(strings.TrimRight(op.HTTP.Path, "/"))
+	return noun != "" && !versionSegment(noun)
+}
+
+// versionSegment reports whether a path segment is an API version: v1,
+// v1beta1, v2.1, 2022-01-01.
+func versionSegment(seg string) bool {
+	s := strings.TrimPrefix(strings.ToLower(seg), "v")
+	return s != "" && s[0] >= '0' && s[0] <= '9'
 }

@@ -301,7 +301,7 @@
 // runs a write nor a write a read; a list of many never runs a read of
 // one, nor the other way round, and a read that names one thing of a
 // resource and no collection never runs a list: "Gets a runtime
-// version" is not GET /v1/{parent}/runtimeVersions, ablation
+// version" is not GET /v1/{parent}/runtimeVersions, listsOne, ablation
 // "one-not-list"; a query whose action the lexicon does not
 // know runs a write only on an operation whose path or id says the word in
 // the verb's place, ablation "verbless-writes"), a word of the query other than its verb
@@ -314,7 +314,13 @@
 // named for the query's action when it is not (namedElsewhere: "reset a
 // server" does not run the server's delete while .../actions/reset
 // exists), and none is its twin (twinned: the same path, another method
-// the query's verb implies too, as PUT and PATCH for "update a volume");
+// the query's verb implies too, as PUT and PATCH for "update a volume"),
+// and the leader's address, when it names what it acts on, says the
+// query's object or no candidate close behind says it either
+// (objectElsewhere, ablation "object-elsewhere": the object is the phrase
+// at the first resource word after the verb, so "Deletes the specified
+// Config rule and all of its evaluation results" does not run
+// DeleteEvaluationResults while DeleteConfigRule is close behind);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,

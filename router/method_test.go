@@ -1608,3 +1608,44 @@ func TestOneThingDoesNotRunAList(t *testing.T) {
 		t.Errorf("get runtime versions: %s %v, want the list run", res.Decision, candidateIDs(res))
 	}
 }
+
+// The request's object is the phrase at its first resource word after the
+// verb; a possessive joins its owner to it, and a word before the verb is
+// not it.
+func TestRequestObject(t *testing.T) {
+	r := New([]*operations.Operation{
+		httpOp("cfg.rules.delete_rule", "DELETE", "Deletes a config rule.", "/config/rules/{name}", operations.KindDestructive),
+		httpOp("cfg.results.delete_results", "DELETE", "Deletes evaluation results.", "/results/{name}", operations.KindDestructive),
+		httpOp("cfg.customers.list_configurations", "GET", "Lists configurations.", "/customers/{id}/configurations", operations.KindRead),
+		httpOp("cfg.domains.register", "POST", "Registers a domain.", "/domains", operations.KindWrite),
+		httpOp("cfg.operations.get", "GET", "Gets an operation.", "/operations/{id}", operations.KindRead),
+	}, Options{})
+	for q, want := range map[string][]string{
+		"Deletes the specified Config rule and all of its evaluation results": {"config", "rule"},
+		"Lists a customer's configurations":                                   {"customer", "configuration"},
+		"This operation registers a domain":                                   {"domain"},
+	} {
+		sc := r.pool.Get().(*scratch)
+		groups, _ := r.analyze(q, sc)
+		var got []string
+		for _, t := range object(groups, sc.words, nil) {
+			for w, id := range r.idx.terms {
+				if id == t && !slices.Contains(got, w) {
+					got = append(got, w)
+				}
+			}
+		}
+		sc.clear()
+		r.pool.Put(sc)
+		for _, w := range want {
+			if !slices.ContainsFunc(got, func(g string) bool {
+				return strings.TrimPrefix(g, "~") == w || strings.HasPrefix(w, strings.TrimPrefix(g, "~"))
+			}) {
+				t.Errorf("%q: object %v, want it to hold %q", q, got, w)
+			}
+		}
+		if slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, "result") || strings.Contains(g, "operation") }) {
+			t.Errorf("%q: object %v holds a word that is not the object", q, got)
+		}
+	}
+}

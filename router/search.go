@@ -105,6 +105,11 @@ type group struct {
 	resSig uint64 // termBit of each of res (see index.agrees)
 	// repeats counts the later occurrences of the word in the query.
 	repeats uint8
+	// at is 1 + the word's place among the request's words (stop words
+	// counted; at most 255), 0 for a group that is no word of the
+	// request (a synonym phrase, learned neighbours, a word the request
+	// implies). A compound's is its second word's.
+	at uint8
 	// item: an identifier follows the word ("issue 1347"): the request is
 	// about one item of the resource the word names. many: the word is a
 	// plural with no identifier after it, in a request to read ("open
