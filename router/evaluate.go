@@ -253,6 +253,10 @@ type Miss struct {
 	// AskRan is the operation an intent-only ask would run when it is not
 	// a label (an ask false run), else "".
 	AskRan string `json:"ask_ran,omitempty"`
+	// ReadAsWrite: the request reads (no label is a write), and the
+	// router took it as a write: its verb, the leader, or the write an
+	// intent-only ask names (the reads→writes share counts these).
+	ReadAsWrite bool `json:"read_as_write,omitempty"`
 }
 
 // Report is the outcome of Evaluate.
@@ -357,7 +361,8 @@ func askFilter(f Filter) (ask Filter, ok bool) {
 }
 
 // Report measures what was added; misses lists the queries whose top-1
-// is wrong, and those an intent-only ask would run the wrong operation for.
+// is wrong, those an intent-only ask would run the wrong operation for,
+// and the reads taken as writes.
 func (t *Tally) Report(misses bool) Report {
 	res := t.res
 	rep := Report{NumOps: t.ops, Queries: len(res), All: metrics(res)}
@@ -382,10 +387,11 @@ func (t *Tally) Report(misses bool) Report {
 				wrong = len(x.ids) == 0 || !slices.Contains(x.q.Labels, x.ids[0])
 			}
 			askWrong := x.askRuns && !x.askRight
-			if !wrong && !askWrong {
+			readAsWrite := x.goldRead && x.writeRouted
+			if !wrong && !askWrong && !readAsWrite {
 				continue
 			}
-			m := Miss{Query: x.q.Query, Labels: x.q.Labels, Got: x.ids, Decision: x.decision}
+			m := Miss{Query: x.q.Query, Labels: x.q.Labels, Got: x.ids, Decision: x.decision, ReadAsWrite: readAsWrite}
 			if askWrong {
 				m.AskRan = x.askRan
 			}

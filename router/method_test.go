@@ -1649,3 +1649,24 @@ func TestRequestObject(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluateMarksReadsTakenAsWrites: the misses mark the read requests
+// the reads→writes share counts, so they can be read. "transfer history"
+// asks for the list of transfers, but its first word is taken as the
+// verb; "list the balance transfers" reads and is not listed at all.
+func TestEvaluateMarksReadsTakenAsWrites(t *testing.T) {
+	list := []string{"bank.transfers.get_balance_transfers"}
+	rep := Evaluate(New(bankOps(), Options{}), []Query{
+		{Query: "transfer history", Labels: list},
+		{Query: "list the balance transfers", Labels: list},
+	}, EvalOptions{Misses: true})
+	var marked []string
+	for _, m := range rep.Misses {
+		if m.ReadAsWrite {
+			marked = append(marked, m.Query)
+		}
+	}
+	if rep.All.ReadsAsWrites != 0.5 || !slices.Equal(marked, []string{"transfer history"}) {
+		t.Errorf("reads→writes %.2f, marked %q; want 0.50 and [transfer history]", rep.All.ReadsAsWrites, marked)
+	}
+}

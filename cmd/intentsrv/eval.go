@@ -64,7 +64,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ablate := fs.String("ablate", "", "comma-separated parts of the router to switch off: "+strings.Join(router.Ablations, ", "))
 	compare := fs.String("compare", "", "comma-separated ablations to measure side by side, one row each (e.g. bm25,semantic)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	misses := fs.Bool("misses", false, "list the queries whose top-1 (or no-match decision) is wrong, or that an intent-only ask would run the wrong operation for")
+	misses := fs.Bool("misses", false, "list the queries whose top-1 (or no-match decision) is wrong, that an intent-only ask would run the wrong operation for, or that read and were taken as writes")
 	var src sourceFlags
 	src.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -281,6 +281,9 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 			fmt.Fprintf(w, "- %q\n    want %s, got %s [%s], first label at rank %d\n", m.Query, labels, strings.Join(m.Got, ","), m.Decision, m.Rank)
 			if m.AskRan != "" {
 				fmt.Fprintf(w, "    an intent-only ask runs %s\n", m.AskRan)
+			}
+			if m.ReadAsWrite {
+				fmt.Fprintln(w, "    a read taken as a write")
 			}
 		}
 	}
