@@ -189,9 +189,12 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 		// nothing. When an operation the read-only policy or find's kind
 		// filter hides meets it, that is what the agent is told.
 		if s.writesRefused(res) {
-			env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone},
-				Step{Tool: ToolDescribe, Why: "only operations that change state serve that intent, and they are hidden; browse the namespaces for reads"})
-			env.Warnings = []string{readOnlyWarning}
+			why, warning := "only operations that change state serve that intent, and they are hidden; browse the namespaces for reads", readOnlyWarning
+			if res.Verb == operations.KindRead {
+				why, warning = "only operations this server counts as writes serve that intent (calls sent as POST, even ones named for reading), and they are hidden; browse the namespaces for reads", hiddenReadsWarning
+			}
+			env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone}, Step{Tool: ToolDescribe, Why: why})
+			env.Warnings = []string{warning}
 			return env
 		}
 		if st, ok := s.filteredOut(res, f); ok {
@@ -226,7 +229,11 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 			Step{Tool: s.verbFor(top), Action: top.ID, Why: "run it"})
 	}
 	if s.writesRefused(res) {
-		env.Warnings = append(env.Warnings, readOnlyWarning)
+		if res.Verb == operations.KindRead {
+			env.Warnings = append(env.Warnings, hiddenReadsWarning)
+		} else {
+			env.Warnings = append(env.Warnings, readOnlyWarning)
+		}
 	}
 	m := env.meta()
 	m.Score = round2(res.Candidates[0].Score)
@@ -466,6 +473,12 @@ func defRefs(raw json.RawMessage) []string {
 // readOnlyWarning goes on find results for an intent that asks to change
 // state on a read-only server: the candidates can only be reads.
 const readOnlyWarning = "this server is read-only: operations that change state are hidden, so only reads are offered; if the user wants a change, tell them it needs writes enabled by the operator"
+
+// hiddenReadsWarning replaces readOnlyWarning when the intent reads and
+// what serves it best is a write by its kind: a call sent as POST, as
+// AWS's GetCrawlers or Google's :getIamPolicy are. The user asked for no
+// change; the operator can mark such calls as reads.
+const hiddenReadsWarning = "this server is read-only: the operations that serve that intent best are writes by their kind (calls sent as POST, even ones named for reading), so they are hidden and only reads are offered; tell the user the operator can mark such a call as a read (an overlay rule with kind: read) or enable writes"
 
 func planRefMisplaced(tool string) *Envelope {
 	return failure(CodeInvalidParams, "plan_ref belongs to act; "+tool+" does not take it", map[string]string{"field": "plan_ref"},

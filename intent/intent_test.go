@@ -945,3 +945,50 @@ func TestAnUnknownVerbThatNamesAHiddenCall(t *testing.T) {
 		t.Fatalf("something ran: %v", ran)
 	}
 }
+
+// TestAReadSentAsAWriteIsNotCalledAChange: on a read-only server, "list
+// all crawlers" where every call of the API is a POST (AWSGlue.GetCrawlers)
+// is refused, but as a read the server does not call, not as a request to
+// change state: the agent would otherwise tell its user the wrong thing.
+// The remedy names the way out (mark the call a read), and a call marked
+// so runs. A request that does ask for a change is told so, as before.
+func TestAReadSentAsAWriteIsNotCalledAChange(t *testing.T) {
+	glue := func(getKind operations.Kind) (*Server, map[string]int) {
+		ran := map[string]int{}
+		r := operations.NewRegistry()
+		add := httpOpAdder(t, r, ran)
+		add("glue.get_crawlers", "POST", "/#X-Amz-Target=AWSGlue.GetCrawlers", "Retrieves metadata for all crawlers defined in the customer account.", getKind)
+		add("glue.create_crawler", "POST", "/#X-Amz-Target=AWSGlue.CreateCrawler", "Creates a new crawler with specified targets, role, configuration, and optional schedule.", operations.KindWrite)
+		add("glue.delete_crawler", "POST", "/#X-Amz-Target=AWSGlue.DeleteCrawler", "Removes a specified crawler from the Glue Data Catalog.", operations.KindDestructive)
+		add("glue.status", "GET", "/status", "Service status.", operations.KindRead)
+		s, err := New(r, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, ran
+	}
+	s, ran := glue(operations.KindWrite)
+	env := call(t, s, ToolAsk, `{"intent":"list all crawlers"}`)
+	if env.Code != CodeWritesDisabled || !strings.Contains(env.Error, "that intent reads") || env.Remedy == nil || !strings.Contains(env.Remedy.Fix, "kind: read") {
+		t.Errorf("a read only a POST serves: want writes_disabled saying it reads, with the overlay remedy: %s", env.JSON())
+	}
+	env = call(t, s, ToolFind, `{"intent":"list all crawlers"}`)
+	if strings.Join(env.Warnings, " ") != hiddenReadsWarning {
+		t.Errorf("find for a read only a POST serves: want the hidden-reads warning: %s", env.JSON())
+	}
+	env = call(t, s, ToolAsk, `{"intent":"delete the crawler"}`)
+	if env.Code != CodeWritesDisabled || !strings.Contains(env.Error, "asks to change state") {
+		t.Errorf("a delete on a read-only server: want writes_disabled saying it changes state: %s", env.JSON())
+	}
+	if len(ran) != 0 {
+		t.Fatalf("something ran: %v", ran)
+	}
+	s, ran = glue(operations.KindRead) // as an overlay's kind: read leaves it
+	env = call(t, s, ToolFind, `{"intent":"list all crawlers"}`)
+	if cands, _ := data(t, env)["candidates"].([]any); len(cands) == 0 || cands[0].(map[string]any)["id"] != "glue.get_crawlers" || len(env.Warnings) > 0 {
+		t.Errorf("the call marked as a read: want find to offer it, with no warning: %s", env.JSON())
+	}
+	if env := call(t, s, ToolAsk, `{"action":"glue.get_crawlers"}`); !env.OK || ran["glue.get_crawlers"] != 1 {
+		t.Errorf("the call marked as a read: want ask to run it: %s (ran %v)", env.JSON(), ran)
+	}
+}

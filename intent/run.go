@@ -96,6 +96,14 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 		if len(res.Candidates) > 0 {
 			details = map[string]any{"candidates": s.candidateViews(res.Candidates)}
 		}
+		if res.Verb == operations.KindRead {
+			// "list all crawlers" where every call is a POST
+			// (AWSGlue.GetCrawlers): the request reads; what serves it
+			// is a write by its kind. Saying it asks for a change would
+			// have the agent tell its user the wrong thing.
+			return nil, failure(CodeWritesDisabled, "that intent reads, but the operation that serves it best is a write by its kind (a call sent as POST, even one named for reading), and this server is read-only", details,
+				&Remedy{Tool: ToolAsk, Fix: "tell the user the operator can let that call run as a read (an overlay rule with kind: read for it) or enable writes (intentsrv serve --writes confirm); if a listed read was meant, ask with it as action"})
+		}
 		return nil, failure(CodeWritesDisabled, "that intent asks to change state, and this server is read-only", details, readOnlyRemedy())
 	}
 	if len(res.Candidates) == 0 {
