@@ -216,6 +216,7 @@ const (
 	paramExplode = 1 << iota
 	paramRequired
 	paramAllowReserved
+	paramFixed
 )
 
 func encodeCatalog(e *encoder, c *Catalog) {
@@ -280,7 +281,13 @@ func encodeCatalog(e *encoder, c *Catalog) {
 			if p.AllowReserved {
 				pf |= paramAllowReserved
 			}
+			if p.Fixed != nil {
+				pf |= paramFixed
+			}
 			e.uint(pf)
+			if p.Fixed != nil {
+				e.bytes(p.Fixed)
+			}
 		}
 		if op.Body != nil {
 			e.str(op.Body.ContentType)
@@ -348,6 +355,9 @@ func decodeCatalog(d *decoder) *Catalog {
 				p.Explode = pf&paramExplode != 0
 				p.Required = pf&paramRequired != 0
 				p.AllowReserved = pf&paramAllowReserved != 0
+				if pf&paramFixed != 0 {
+					p.Fixed = d.bytes()
+				}
 			}
 		}
 		if flags&opBody != 0 {

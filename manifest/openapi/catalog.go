@@ -8,7 +8,7 @@ import (
 
 // catalogFormat changes whenever the Catalog layout or the way it is built
 // changes; cached catalogs of another format are rebuilt.
-const catalogFormat = 8
+const catalogFormat = 9
 
 // Catalog is the parsed form of one OpenAPI document: everything needed to
 // register and run its operations, and nothing else. It is plain data, safe
@@ -78,6 +78,12 @@ type Param struct {
 	// AllowReserved keeps RFC 3986 reserved characters unescaped in query
 	// values.
 	AllowReserved bool `json:"allow_reserved,omitempty"`
+	// Fixed is the one value the spec admits for a required parameter (an
+	// enum of one member, or a const), as JSON: AWS's X-Amz-Target header
+	// is "AWSGlue.ListCrawlers" for ListCrawlers and nothing else. The
+	// request sends it when the arguments leave it out, so the input
+	// schema does not require it of the caller (it is its default).
+	Fixed json.RawMessage `json:"fixed,omitempty"`
 }
 
 // Body says how the "body" argument becomes the request body.

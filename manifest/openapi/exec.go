@@ -316,6 +316,18 @@ func (x *executor) build(op *Op, raw json.RawMessage) (*request, error) {
 			return nil, invalid("arguments are not a JSON object: %v", err)
 		}
 	}
+	for _, p := range op.Params {
+		if v, ok := args[p.Key]; p.Fixed != nil && (!ok || v == nil) {
+			// The one value the spec admits, which the caller need not
+			// send (Param.Fixed).
+			dec := json.NewDecoder(bytes.NewReader(p.Fixed))
+			dec.UseNumber()
+			if err := dec.Decode(&v); err != nil {
+				return nil, fmt.Errorf("parameter %q: its fixed value does not decode: %w", p.Key, err)
+			}
+			args[p.Key] = v
+		}
+	}
 	base, err := x.baseURL(op)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -517,5 +520,52 @@ func TestQueryStyles(t *testing.T) {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFixedParametersAreSent: a required parameter whose schema admits one
+// value (AWS's X-Amz-Target header, an enum of the call's name; a const)
+// is not required of the caller, says its value as its default, and is
+// sent when the arguments leave it out. The start-up cache keeps it.
+func TestFixedParametersAreSent(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "glue.json")
+	os.WriteFile(spec, []byte(`{"openapi": "3.0.0", "info": {"title": "Glue", "version": "1"},
+  "paths": {"/#X-Amz-Target=AWSGlue.ListCrawlers": {"post": {"operationId": "ListCrawlers",
+    "summary": "Retrieves the names of all crawler resources.",
+    "parameters": [
+      {"name": "X-Amz-Target", "in": "header", "required": true, "schema": {"type": "string", "enum": ["AWSGlue.ListCrawlers"]}},
+      {"name": "version", "in": "query", "required": true, "schema": {"const": 2}},
+      {"name": "region", "in": "query", "required": true, "schema": {"type": "string", "enum": ["eu", "us"]}}],
+    "responses": {"200": {"description": "OK"}}}}}}`), 0o600)
+	rc := &recorder{}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	dir := t.TempDir()
+	for _, pass := range []string{"parsed", "cached"} {
+		cat, err := Load(context.Background(), LoadOptions{Name: "glue", Location: spec, CacheDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops := cat.Operations(BindOptions{BaseURL: srv.URL})
+		var input struct {
+			Required   []string                  `json:"required"`
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal(ops[0].Input, &input); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(input.Required, []string{"region"}) || input.Properties["X-Amz-Target"]["default"] != "AWSGlue.ListCrawlers" {
+			t.Errorf("%s: required %v, X-Amz-Target %v; want only region required and the target as its default", pass, input.Required, input.Properties["X-Amz-Target"])
+		}
+		reg := operations.NewRegistry()
+		if err := reg.Register(ops[0]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := call(t, reg, ops[0].ID, `{"region": "eu"}`); err != nil {
+			t.Fatalf("%s: %v", pass, err)
+		}
+		if got := rc.last.Header.Get("X-Amz-Target"); got != "AWSGlue.ListCrawlers" || rc.last.URL.Query().Get("version") != "2" {
+			t.Errorf("%s: sent X-Amz-Target %q and query %q; want the fixed values", pass, got, rc.last.URL.RawQuery)
+		}
 	}
 }

@@ -341,11 +341,17 @@ func (p *parser) operation(path, method string, item, raw map[string]any) (Op, [
 		}
 		style, explode := paramStyle(prm, p.major)
 		allowReserved, _ := boolean(prm, "allowReserved")
-		op.Params = append(op.Params, Param{Name: name, Key: key, In: where, Style: style, Explode: explode, Required: req, AllowReserved: allowReserved})
-		props[key] = p.paramSchema(in, prm)
-		if req {
+		param := Param{Name: name, Key: key, In: where, Style: style, Explode: explode, Required: req, AllowReserved: allowReserved}
+		schema := p.paramSchema(in, prm)
+		if v, ok := onlyValue(schema); ok && req {
+			// Nothing for the caller to choose: sent as it is.
+			param.Fixed = marshal(v)
+			schema.(map[string]any)["default"] = v
+		} else if req {
 			required = append(required, key)
 		}
+		op.Params = append(op.Params, param)
+		props[key] = schema
 	}
 	if body != nil {
 		if bodySchema == nil {
@@ -1146,4 +1152,20 @@ func FirstSentence(s string) string {
 		}
 	}
 	return s
+}
+
+// onlyValue returns the one value a parameter's schema admits, when it
+// admits one: a const, or an enum of one member.
+func onlyValue(schema any) (any, bool) {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	if v, ok := m["const"]; ok {
+		return v, true
+	}
+	if e, ok := m["enum"].([]any); ok && len(e) == 1 {
+		return e[0], true
+	}
+	return nil, false
 }
