@@ -984,6 +984,13 @@ func TestAReadSentAsAWriteIsNotCalledAChange(t *testing.T) {
 		t.Fatalf("something ran: %v", ran)
 	}
 	s, ran = glue(operations.KindRead) // as an overlay's kind: read leaves it
+	// Intent-only, the read does not run (the whole catalog would run
+	// another call), and as the only candidate it is not called one of
+	// several.
+	env = call(t, s, ToolAsk, `{"intent":"list all crawlers"}`)
+	if env.Code != CodeAmbiguousIntent || strings.Contains(env.Error, "several") || env.Remedy == nil || env.Remedy.Action != "glue.get_crawlers" {
+		t.Errorf("one candidate not sure enough to run: want ambiguous_intent naming it, not several: %s", env.JSON())
+	}
 	env = call(t, s, ToolFind, `{"intent":"list all crawlers"}`)
 	if cands, _ := data(t, env)["candidates"].([]any); len(cands) == 0 || cands[0].(map[string]any)["id"] != "glue.get_crawlers" || len(env.Warnings) > 0 {
 		t.Errorf("the call marked as a read: want find to offer it, with no warning: %s", env.JSON())

@@ -133,6 +133,14 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 			return fits[0], nil
 		}
 	}
+	if res.Decision != router.DecisionRun && len(res.Candidates) == 1 {
+		// One candidate, not sure enough to run on the intent alone
+		// (a catalog where the rest are hidden, say): "several" would
+		// send the agent looking for others.
+		return nil, failure(CodeAmbiguousIntent, fmt.Sprintf("%s may serve that intent, but not surely enough to run it on the intent alone; check it does what was asked", top.ID),
+			map[string]any{"candidates": s.candidateViews(res.Candidates)},
+			&Remedy{Tool: tool, Action: top.ID, Fix: "call again with action set to it if it is the one meant (describe it for its params); or rephrase the intent"})
+	}
 	if res.Decision != router.DecisionRun {
 		return nil, failure(CodeAmbiguousIntent, "several operations could serve that intent; pick one",
 			map[string]any{"candidates": s.candidateViews(res.Candidates)},
