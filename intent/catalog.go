@@ -541,6 +541,15 @@ func (s *Server) overview(f filters) *Envelope {
 		steps = append(steps, Step{Tool: ToolDescribe, Params: map[string]any{"namespace": page[0].Name}, Why: "list a namespace's operations"})
 	}
 	var warnings []string
+	if idx := s.index(); idx.writesHidden > 0 {
+		// What the read-only policy hides is part of what this server
+		// is: an agent that saw only the reads would tell its user the
+		// API cannot do the rest.
+		data["hidden_writes"] = idx.writesHidden
+		if idx.writesHidden > idx.visibleOps {
+			warnings = append(warnings, fmt.Sprintf("%d of this catalog's %d operations are hidden as writes, because this server is read-only; calls sent as POST count as writes even when named for reading (GetX, ListX); if the user needs such a read, tell them the operator can mark it a read (an overlay rule with kind: read) or enable writes", idx.writesHidden, idx.writesHidden+idx.visibleOps))
+		}
+	}
 	if s.opts.SourceHealth != nil {
 		if hs := s.opts.SourceHealth(); len(hs) > 0 {
 			data["sources"] = hs

@@ -976,6 +976,11 @@ func TestAReadSentAsAWriteIsNotCalledAChange(t *testing.T) {
 	if strings.Join(env.Warnings, " ") != hiddenReadsWarning {
 		t.Errorf("find for a read only a POST serves: want the hidden-reads warning: %s", env.JSON())
 	}
+	// The overview says what the policy hides: here most of the API.
+	env = call(t, s, ToolDescribe, `{}`)
+	if data(t, env)["hidden_writes"] != float64(3) || !strings.Contains(strings.Join(env.Warnings, " "), "kind: read") {
+		t.Errorf("describe on a read-only server that hides most of its API: want hidden_writes 3 and the overlay warning: %s", env.JSON())
+	}
 	env = call(t, s, ToolAsk, `{"intent":"delete the crawler"}`)
 	if env.Code != CodeWritesDisabled || !strings.Contains(env.Error, "asks to change state") {
 		t.Errorf("a delete on a read-only server: want writes_disabled saying it changes state: %s", env.JSON())
@@ -984,6 +989,10 @@ func TestAReadSentAsAWriteIsNotCalledAChange(t *testing.T) {
 		t.Fatalf("something ran: %v", ran)
 	}
 	s, ran = glue(operations.KindRead) // as an overlay's kind: read leaves it
+	env = call(t, s, ToolDescribe, `{}`)
+	if data(t, env)["hidden_writes"] != float64(2) || len(env.Warnings) > 0 {
+		t.Errorf("describe with as many reads as hidden writes: want hidden_writes 2 and no warning: %s", env.JSON())
+	}
 	// Intent-only, the read does not run (the whole catalog would run
 	// another call), and as the only candidate it is not called one of
 	// several.
