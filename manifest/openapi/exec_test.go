@@ -567,5 +567,10 @@ func TestFixedParametersAreSent(t *testing.T) {
 		if got := rc.last.Header.Get("X-Amz-Target"); got != "AWSGlue.ListCrawlers" || rc.last.URL.Query().Get("version") != "2" {
 			t.Errorf("%s: sent X-Amz-Target %q and query %q; want the fixed values", pass, got, rc.last.URL.RawQuery)
 		}
+		// Not required is not free: another call's target is refused,
+		// so a read cannot be turned into a delete through its header.
+		if _, err := call(t, reg, ops[0].ID, `{"region": "eu", "X-Amz-Target": "AWSGlue.DeleteCrawler"}`); err == nil {
+			t.Errorf("%s: another value of a fixed parameter was accepted", pass)
+		}
 	}
 }
