@@ -189,12 +189,12 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 		// nothing. When an operation the read-only policy or find's kind
 		// filter hides meets it, that is what the agent is told.
 		if s.writesRefused(res) {
-			why, warning := "only operations that change state serve that intent, and they are hidden; browse the namespaces for reads", readOnlyWarning
+			why := "only operations that change state serve that intent, and they are hidden; browse the namespaces for reads"
 			if res.Verb == operations.KindRead {
-				why, warning = "only operations this server counts as writes serve that intent (calls sent as POST, even ones named for reading), and they are hidden; browse the namespaces for reads", hiddenReadsWarning
+				why = "only operations this server counts as writes serve that intent (calls sent as POST, even ones named for reading), and they are hidden; browse the namespaces for reads"
 			}
 			env := success(map[string]any{"candidates": []candidateView{}, "confidence": confidenceNone}, Step{Tool: ToolDescribe, Why: why})
-			env.Warnings = []string{warning}
+			env.Warnings = []string{readOnlyWarningFor(res)}
 			return env
 		}
 		if st, ok := s.filteredOut(res, f); ok {
@@ -229,11 +229,7 @@ func (s *Server) find(ctx context.Context, in Input) *Envelope {
 			Step{Tool: s.verbFor(top), Action: top.ID, Why: "run it"})
 	}
 	if s.writesRefused(res) {
-		if res.Verb == operations.KindRead {
-			env.Warnings = append(env.Warnings, hiddenReadsWarning)
-		} else {
-			env.Warnings = append(env.Warnings, readOnlyWarning)
-		}
+		env.Warnings = append(env.Warnings, readOnlyWarningFor(res))
 	}
 	m := env.meta()
 	m.Score = round2(res.Candidates[0].Score)
@@ -479,6 +475,16 @@ const readOnlyWarning = "this server is read-only: operations that change state 
 // AWS's GetCrawlers or Google's :getIamPolicy are. The user asked for no
 // change; the operator can mark such calls as reads.
 const hiddenReadsWarning = "this server is read-only: the operations that serve that intent best are writes by their kind (calls sent as POST, even ones named for reading), so they are hidden and only reads are offered; tell the user the operator can mark such a call as a read (an overlay rule with kind: read) or enable writes"
+
+// readOnlyWarningFor is the warning a find answer on a read-only server
+// carries for res: hiddenReadsWarning when the intent reads, else
+// readOnlyWarning.
+func readOnlyWarningFor(res router.Result) string {
+	if res.Verb == operations.KindRead {
+		return hiddenReadsWarning
+	}
+	return readOnlyWarning
+}
 
 func planRefMisplaced(tool string) *Envelope {
 	return failure(CodeInvalidParams, "plan_ref belongs to act; "+tool+" does not take it", map[string]string{"field": "plan_ref"},

@@ -511,8 +511,8 @@ func object(groups []group, words []string, dst []uint32) []uint32 {
 		verbAt = int(groups[i].at)
 	}
 	for _, g := range groups {
-		if g.at == 0 || g.bigram || strings.IndexByte(g.surface, ' ') >= 0 {
-			continue // not one word of the request
+		if g.at == 0 || strings.IndexByte(g.surface, ' ') >= 0 {
+			continue // not one word of the request (a bigram's at is 0; a compound's surface is two words)
 		}
 		at := int(g.at)
 		if start == 0 {
@@ -530,7 +530,7 @@ func object(groups []group, words []string, dst []uint32) []uint32 {
 		return dst
 	}
 	for _, g := range groups {
-		if g.at == 0 || g.bigram || int(g.at) < start || int(g.at) > end || len(g.variants) == 0 {
+		if g.at == 0 || int(g.at) < start || int(g.at) > end || len(g.variants) == 0 {
 			continue
 		}
 		dst = append(dst, g.variants[0].t)
