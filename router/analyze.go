@@ -390,10 +390,14 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 		}
 		if vc != verbNone {
+			n0 := len(g.variants)
 			for _, v := range verbExpansions[vc] {
 				for _, x := range ix.lookup(v, r.tu.stem, sc.vbuf[:0]) {
 					addVariant(&g, x.t, r.tu.verb*x.w)
 				}
+			}
+			if ownWord && r.tu.verbIDF {
+				r.capExpansions(&g, n0)
 			}
 			g.cov *= verbGroupWeight
 			if len(g.variants) == 0 && r.tu.unsaidVerb {
@@ -569,6 +573,22 @@ func (r *Router) shareIDF(g *group, n0 int) {
 		v.w *= low / idf[v.t]
 	}
 	g.cov = min(g.cov, low)
+}
+
+// capExpansions weighs the verbs a user's verb is searched as (variants
+// from n0 on) so that none counts more than the verb itself, when the
+// catalog says it: "follow" in a catalog with "Follow Artists or Users"
+// is that operation's verb, and its class's "create", rarer there, must
+// not rank "Create Playlist" above it. A verb the catalog never says
+// ("kill") keeps its expansions' own weights: they are its only way in.
+func (r *Router) capExpansions(g *group, n0 int) {
+	idf := r.idx.idf
+	own := idf[g.variants[0].t]
+	for i := n0; i < len(g.variants); i++ {
+		if v := &g.variants[i]; idf[v.t] > own {
+			v.w *= own / idf[v.t]
+		}
+	}
 }
 
 // addPhrase adds the words of phrase as variants of g.

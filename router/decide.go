@@ -196,7 +196,40 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		first[0].d == hits[0].d &&
 		r.runAgrees(groups, qverb, hits[0].d) && !r.listsOne(groups, sc.words, qverb, hits[0].d) &&
 		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
-		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc)
+		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc) &&
+		!r.namedObject(groups, sc)
+}
+
+// namedObject reports whether the word right after the request's verb is
+// a name the catalog does not say ("put Bluefin Retail on the premium
+// SLA", "move Acme to the EU region"): what the request acts on is
+// something named, and its words do not say what kind of thing it is; the
+// operation that meets its other words acts on something else as often
+// as not (the SLA's policy, where the request changes an organisation's
+// plan). Running it would be a guess (ablation "named-object").
+func (r *Router) namedObject(groups []group, sc *scratch) bool {
+	if !r.tu.namedObject {
+		return false
+	}
+	i := slices.IndexFunc(groups, func(g group) bool { return g.verb && g.at > 0 })
+	if i < 0 {
+		return false
+	}
+	at := int(groups[i].at) // the verb's place + 1: the next word's index in sc.words
+	named := func(k int) bool {
+		return k < len(sc.words) && slices.Contains(sc.names, sc.words[k]) && slices.ContainsFunc(groups, func(g group) bool {
+			return int(g.at) == k+1 && len(g.variants) == 0 && g.cov == 0
+		})
+	}
+	if !named(at) {
+		return false
+	}
+	for at < len(sc.words) && named(at) {
+		at++
+	}
+	// "show Marcus's tickets": a possessive name says whose, and its
+	// object follows.
+	return at == len(sc.words) || sc.words[at] != "s"
 }
 
 // decisive reports whether a word of the request sets the leader of

@@ -38,7 +38,10 @@
 //     English stem (github.com/kljensen/snowball) at weightStem, so an exact
 //     word outranks one that only shares a stem.
 //   - BM25F over the fields of each operation: name (last id segment),
-//     namespace, summary, description, tags, aliases, example intents,
+//     namespace, summary, description, tags, aliases, example intents
+//     (without the names an example passes as values: "from Bluefin" in
+//     the customer create's example is no word of that operation;
+//     exampleWords, ablation "example-values"),
 //     parameter names, parameter descriptions and enum values (two levels
 //     deep, so an OpenAPI request body's fields count), HTTP method and
 //     path, and the name of the type the operation returns (its result
@@ -53,7 +56,10 @@
 //     share of its score (weightNamespaceMatch) is added to its operations.
 //   - Query expansion, scored as the best variant per query word, never a
 //     sum: the verb lexicon maps the query's first verb to a class and to
-//     operation verbs (kill → delete, remove; reads are not expanded);
+//     operation verbs (kill → delete, remove; reads are not expanded),
+//     none of which counts more than the verb itself when the catalog
+//     says it ("follow" finds "Follow Artists" before "Create Playlist";
+//     capExpansions, ablation "verb-idf");
 //     domain synonyms (issue/ticket, pr/pull request, repo/repository, ...)
 //     are data that Options.Synonyms extends, reached from plurals too; a
 //     synonym never counts more than the word itself, and the word keeps
@@ -320,7 +326,12 @@
 // (objectElsewhere, ablation "object-elsewhere": the object is the phrase
 // at the first resource word after the verb, so "Deletes the specified
 // Config rule and all of its evaluation results" does not run
-// DeleteEvaluationResults while DeleteConfigRule is close behind);
+// DeleteEvaluationResults while DeleteConfigRule is close behind),
+// and the word after the verb is no name the catalog does not say
+// (namedObject, ablation "named-object": "put Bluefin Retail on the
+// premium SLA" acts on something named, of a kind its words do not give,
+// so the SLA policy's update it meets is a guess; a possessive name says
+// whose, "show Marcus's ticket 42" still runs);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,

@@ -77,8 +77,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads, preambles, neutralVerbs, titleCase, verbOnly, verbNotPlural, fewerUnasked, upserts, oneNotList, objectElsewhere bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                                                                                                                                       float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads, preambles, neutralVerbs, titleCase, verbOnly, verbNotPlural, fewerUnasked, upserts, oneNotList, objectElsewhere, verbIDF, namedObject bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                                                                                                                                                             float32
 }
 
 func defaultTuning() tuning {
@@ -87,7 +87,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, preambles: true, neutralVerbs: true, titleCase: true, verbOnly: true, verbNotPlural: true, fewerUnasked: true, upserts: true, oneNotList: true, objectElsewhere: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, preambles: true, neutralVerbs: true, titleCase: true, verbOnly: true, verbNotPlural: true, fewerUnasked: true, upserts: true, oneNotList: true, objectElsewhere: true, verbIDF: true, namedObject: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -375,9 +375,11 @@ func (ix *index) lookup(w string, ws float32, out []variant) []variant {
 	return out
 }
 
-// opFields calls fn with each field's text of op; returns says whether
-// the name of the type op returns is one (ablation "returns").
-func opFields(op *operations.Operation, returns bool, fn func(f field, text string)) {
+// opFields calls fn with each field's text of op. opts says whether the
+// name of the type op returns is one (ablation "returns") and whether an
+// example's intent keeps the names it passes as values (ablation
+// "example-values").
+func opFields(op *operations.Operation, opts *Options, fn func(f field, text string)) {
 	id := op.ID
 	ns, name := "", id
 	if i := strings.LastIndexByte(id, '.'); i >= 0 {
@@ -397,7 +399,11 @@ func opFields(op *operations.Operation, returns bool, fn func(f field, text stri
 		fn(fAlias, a)
 	}
 	for _, e := range op.Examples {
-		fn(fExample, e.Intent)
+		if opts.noExampleValues {
+			fn(fExample, e.Intent)
+		} else {
+			fn(fExample, exampleWords(e))
+		}
 	}
 	if len(op.Input) > 0 {
 		paramFields(op.Input, paramDepth, fn)
@@ -406,9 +412,62 @@ func opFields(op *operations.Operation, returns bool, fn func(f field, text stri
 		fn(fPath, op.HTTP.Method)
 		fn(fPath, op.HTTP.Path)
 	}
-	if returns && len(op.Output) > 0 {
+	if !opts.noReturns && len(op.Output) > 0 {
 		fn(fReturns, returnedName(op.Output))
 	}
+}
+
+// exampleWords returns e's intent without the names it passes as
+// arguments: in "add Jane Doe from Bluefin as a customer" with a name of
+// "Jane Doe" and an e-mail at bluefin.example, the capitalised words are
+// the example's values, not what the operation does, and a request about
+// Bluefin's tickets must not find the customer's create by them. A word
+// is dropped when it is capitalised after the intent's first word and
+// said by one of the example's string arguments.
+func exampleWords(e operations.Example) string {
+	if len(e.Params) == 0 {
+		return e.Intent
+	}
+	var values []string
+	for _, v := range e.Params {
+		if s, ok := v.(string); ok {
+			values = append(values, strings.ToLower(s))
+		}
+	}
+	fields := strings.Fields(e.Intent)
+	kept := fields[:0:0]
+	for i, w := range fields {
+		if i > 0 && w[0] >= 'A' && w[0] <= 'Z' && saysWord(values, strings.TrimSuffix(strings.ToLower(strings.TrimRight(w, ".,;:!?'\"")), "'s")) {
+			continue
+		}
+		kept = append(kept, w)
+	}
+	if len(kept) == len(fields) {
+		return e.Intent
+	}
+	return strings.Join(kept, " ")
+}
+
+// saysWord reports whether one of values has w as a whole word (between
+// characters that are not letters or digits).
+func saysWord(values []string, w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, v := range values {
+		for i := 0; ; {
+			k := strings.Index(v[i:], w)
+			if k < 0 {
+				break
+			}
+			k += i
+			if (k == 0 || !isASCIIAlnum(v[k-1])) && (k+len(w) == len(v) || !isASCIIAlnum(v[k+len(w)])) {
+				return true
+			}
+			i = k + 1
+		}
+	}
+	return false
 }
 
 // returnedName returns the name of the type a result schema stands for:
@@ -579,7 +638,7 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 	aw.prose = prose
 	for d := lo; d < hi; d++ {
 		cur = cur[:0]
-		opFields(ops[d], !opts.noReturns, func(f field, text string) {
+		opFields(ops[d], &opts, func(f field, text string) {
 			if text == "" {
 				return
 			}

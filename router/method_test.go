@@ -1536,7 +1536,9 @@ func TestARequestThatMeetsOnlyItsVerbIsLow(t *testing.T) {
 		httpOp("vt.evaluation.post_evaluate", "POST", "Evaluates the policies that apply to a context.", "/api/policy-engine/evaluate", operations.KindWrite),
 	}
 	r := New(ops, Options{})
-	noTitles := New(ops, Options{Ablate: []string{"title-case"}})
+	// named-object also keeps a verb before a capitalised word from
+	// running; off here, so that the test shows what title-case does.
+	noTitles := New(ops, Options{Ablate: []string{"title-case", "named-object"}})
 	noVerbOnly := New(ops, Options{Ablate: []string{"verb-only"}})
 	for _, q := range []string{"Driving License", "Publish Mock", "Registration of Vehicles"} {
 		res := r.Search(q, Filter{}, 5)
@@ -1668,5 +1670,81 @@ func TestEvaluateMarksReadsTakenAsWrites(t *testing.T) {
 	}
 	if rep.All.ReadsAsWrites != 0.5 || !slices.Equal(marked, []string{"transfer history"}) {
 		t.Errorf("reads→writes %.2f, marked %q; want 0.50 and [transfer history]", rep.All.ReadsAsWrites, marked)
+	}
+}
+
+// A user's verb that the catalog says is searched as itself first: the
+// verbs of its class ("create" for "follow") count no more than it does,
+// however rare they are in the catalog. A verb the catalog never says
+// still finds its class's operations.
+func TestAVerbCountsMoreThanItsClass(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("music.users.follow_artists_users", "PUT", "Follow Artists or Users", "/me/following", operations.KindWrite),
+		httpOp("music.users.unfollow_artists_users", "DELETE", "Unfollow Artists or Users", "/me/following", operations.KindDestructive),
+		httpOp("music.users.get_followed", "GET", "Get Followed Artists", "/me/following", operations.KindRead),
+		httpOp("music.users.check_current_user_follows", "GET", "Check If User Follows Artists or Users", "/me/following/contains", operations.KindRead),
+		httpOp("music.users.follow_playlist", "PUT", "Follow Playlist", "/playlists/{playlist_id}/followers", operations.KindWrite),
+		httpOp("music.playlists.create_playlist", "POST", "Create Playlist", "/users/{user_id}/playlists", operations.KindWrite),
+		httpOp("music.playlists.get_playlist", "GET", "Get Playlist", "/playlists/{playlist_id}", operations.KindRead),
+		httpOp("music.tracks.get_track", "GET", "Get Track", "/tracks/{id}", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "verb-idf", map[string]string{
+		"Follow Taylor Swift": "music.users.follow_artists_users",
+	})
+	r := New(ops, Options{})
+	if got := candidateIDs(r.Search("make a playlist called Quiet", Filter{}, 5)); len(got) == 0 || got[0] != "music.playlists.create_playlist" {
+		t.Errorf("make a playlist: %v, want the playlist's create first (\"make\" is searched as its class)", got)
+	}
+}
+
+// An example's intent is indexed without the names it passes as values:
+// the customer's create, whose example adds someone "from Bluefin", is not
+// an answer to a request about Bluefin's tickets.
+func TestExampleValuesAreNotAnOperationsWords(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	leadsOnlyWith(t, reg.All(), "example-values", map[string]string{
+		"tickets from Bluefin Retail": "helpdesk.tickets.list",
+	})
+	for _, c := range []struct {
+		e    operations.Example
+		want string
+	}{
+		{operations.Example{Intent: "add Jane Doe from Bluefin as a customer", Params: map[string]any{"name": "Jane Doe", "email": "jane.doe@bluefin.example"}}, "add from as a customer"},
+		// Lower-case words and the first word stay, values or not; a
+		// capitalised word no value says stays.
+		{operations.Example{Intent: "Open tickets for Slack", Params: map[string]any{"status": "open", "org": "Acme"}}, "Open tickets for Slack"},
+		{operations.Example{Intent: "show Acme's tickets", Params: map[string]any{"org": "Acme"}}, "show tickets"},
+		{operations.Example{Intent: "close ticket 42", Params: map[string]any{"id": 42}}, "close ticket 42"},
+	} {
+		if got := exampleWords(c.e); got != c.want {
+			t.Errorf("exampleWords(%q) = %q, want %q", c.e.Intent, got, c.want)
+		}
+	}
+}
+
+// A request whose verb is followed by a name the catalog does not say
+// acts on something named, of a kind its words do not give: it is not run
+// on the operation its other words meet.
+func TestANamedObjectIsNotRun(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	on, off := New(reg.All(), Options{}), New(reg.All(), Options{Ablate: []string{"named-object"}})
+	q := "put Bluefin Retail on the premium SLA"
+	if res := on.Search(q, Filter{}, 5); res.Decision == DecisionRun {
+		t.Errorf("%q runs %s: what Bluefin Retail is, the request does not say", q, res.Candidates[0].Op.ID)
+	}
+	if res := off.Search(q, Filter{}, 5); res.Decision != DecisionRun {
+		t.Errorf("%q with named-object off: %s; the test no longer shows what the rule does", q, res.Decision)
+	}
+	// A possessive name says whose; the object follows it.
+	for _, q := range []string{"list Bluefin Retail's tickets", "show Marcus's ticket 42", "delete ticket 42"} {
+		if res := on.Search(q, Filter{}, 5); res.Decision != DecisionRun {
+			t.Errorf("%q: %s, want a run: its object is no name", q, res.Decision)
+		}
 	}
 }

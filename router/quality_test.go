@@ -14,10 +14,15 @@ import (
 // helpdesk catalog, set just under what the router reaches (see
 // BENCHMARKS.md, "Router"). A change that lowers them must say why.
 const (
-	floorTop1         = 0.64 // reached: 0.658 (0.671 before the re-ranker's path and field features; see BENCHMARKS.md)
-	floorRecall5      = 0.88 // reached: 0.884
-	floorNoMatchPrec  = 0.37 // reached: 0.385
-	floorNoMatchRec   = 0.48 // reached: 0.500
+	floorTop1    = 0.64 // reached: 0.658 (0.671 before the re-ranker's path and field features; see BENCHMARKS.md)
+	floorRecall5 = 0.88 // reached: 0.884
+	// The no-match floors fell by one request in round 28: "cancel
+	// Bluefin's subscription" was answered "nothing here" only because
+	// the customer's create had "Bluefin" in an example's values, which
+	// the index no longer reads as the operation's words (exampleWords);
+	// "cancel Acme's subscription" was already answered with candidates.
+	floorNoMatchPrec  = 0.36 // reached: 0.368
+	floorNoMatchRec   = 0.46 // reached: 0.467
 	floorRunPrecision = 0.94 // reached: 0.952
 	// maxEmptyRate: find answers with nothing to at most this share of
 	// the requests some operation serves (reached: 0.008).

@@ -77,9 +77,9 @@ type Options struct {
 	Ablate []string
 
 	// ablation switches, for the evaluation of the method itself.
-	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams, noReturns bool
-	noClauses, noNames, noFeedback, noSemantic, noRerank                    bool
-	noPathRanker                                                            bool
+	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams, noReturns, noExampleValues bool
+	noClauses, noNames, noFeedback, noSemantic, noRerank                                     bool
+	noPathRanker                                                                             bool
 	// noRunGate: a run needs neither the re-ranker's probability nor the
 	// nearer margin of the two passes (decide.go).
 	noRunGate bool
