@@ -232,6 +232,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 					}
 				}
 			}
+			if vc == verbCreate && w == "make" && r.tu.makeSense {
+				vc = makeSense(words, i, sc.names)
+			}
 			for j := i + 1; j < len(words) && j <= i+1+maxParticleGap; j++ {
 				if p, ok := phrasalVerbs[w+" "+words[j]]; ok {
 					vc, pv = p.class, p.op
@@ -1040,6 +1043,29 @@ func namesAFile(intent string) bool {
 		}
 	}
 	return false
+}
+
+// makeSense is what "make" at words[i] asks, by its object: "make a
+// playlist", "make me a playlist" and "make my top tracks a new playlist"
+// create one; "make my first playlist private" and "make Yusuf an admin"
+// change a thing that exists, named or determined, into something else
+// (ablation "make-sense"). names are the request's proper names.
+func makeSense(words []string, i int, names []string) verbClass {
+	j := i + 1
+	if j >= len(words) {
+		return verbCreate
+	}
+	switch w := words[j]; w {
+	case "the", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their", "its", "it", "them":
+	default:
+		if !slices.Contains(names, w) {
+			return verbCreate
+		}
+	}
+	if slices.Contains(words[j+1:], "new") {
+		return verbCreate
+	}
+	return verbUpdate
 }
 
 // openSense is what "open" at words[i] asks, by its object: "open a

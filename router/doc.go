@@ -253,7 +253,11 @@
 //     article") and, before a plural, is the state of what is listed
 //     ("open tickets for Bluefin"; openSense, ablation "open-sense");
 //     before a value ("open config.yaml", "open https://..."), which names
-//     a thing that exists, it reads (opensAValue). A name with an
+//     a thing that exists, it reads (opensAValue). "make" creates what
+//     its object introduces ("make a playlist", "make my top tracks a new
+//     playlist") and updates what it determines or names ("make my first
+//     playlist private", "make Yusuf an admin"; makeSense, ablation
+//     "make-sense"). A name with an
 //     extension ("README.md") is a file's: the request meets the catalog's
 //     "file" at a synonym's weight, with no coverage, and "open" it reads
 //     the file (namesAFile; ablation "file-names"). A title names its

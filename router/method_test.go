@@ -1748,3 +1748,29 @@ func TestANamedObjectIsNotRun(t *testing.T) {
 		}
 	}
 }
+
+// "make" creates what its object introduces and changes what its object
+// determines or names.
+func TestWhatMakeAsks(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	leadsOnlyWith(t, reg.All(), "make-sense", map[string]string{
+		"make Yusuf an admin": "helpdesk.users.update",
+	})
+	for q, want := range map[string]verbClass{
+		"make a playlist":                   verbCreate,
+		"make me a playlist called Quiet":   verbCreate,
+		"make my top tracks a new playlist": verbCreate,
+		"make my first playlist private":    verbUpdate,
+		"make the refunds macro shared":     verbUpdate,
+		"make Yusuf an admin":               verbUpdate,
+		"make":                              verbCreate,
+	} {
+		words := strings.Fields(strings.ToLower(q)) // as analyze reads them
+		if got := makeSense(words, 0, properNames(q, nil)); got != want {
+			t.Errorf("makeSense(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
