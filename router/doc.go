@@ -206,7 +206,11 @@
 //     make (tickets.reopen; ablation "read-orders"); one that only its
 //     method calls a change keeps its place: a summary's "Retrieves a
 //     list of spaces" may be a POST's, and the corpus benchmark lost
-//     0.002 top-1 when every order moved them. The re-ranker orders its
+//     0.002 top-1 when every order moved them. A request to change
+//     something has no operation that only reads, and does not say the
+//     request's verb, before one that makes a change and says it
+//     ("Follow the artist of the album Mojito" follows before it reads
+//     the artist's albums; writesFirst, ablation "writes-first"). The re-ranker orders its
 //     pool only, and a run also needs the
 //     leader's probability under the linear weights (the softmax of the
 //     pool, the quantity runProbability was set on) to reach

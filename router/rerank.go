@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -629,6 +630,45 @@ func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit i
 		for j := i + 1; j < n; j++ {
 			if d := hits[j].d; !r.makesChange(d) && contentCoverage(groups, sc.mask[d]) >= c {
 				// Move j to i; the operations between shift down one.
+				for k := j; k > i; k-- {
+					hits[k].d = hits[k-1].d
+				}
+				hits[i].d = d
+				break
+			}
+		}
+	}
+}
+
+// writesFirst reorders the first limit of hits of a request to change
+// something so that an operation that only reads, and whose summary, id
+// and path do not say the request's verb, does not stand before one that
+// makes a change and says it: "Follow the artist of the album Mojito"
+// follows the artist (PUT /me/following, "Follow Artists or Users")
+// before it reads the artist's albums, which meet more of its words. The
+// verb is the request's own word as the catalog says it, not its class's
+// verbs. The scores stay where they were, in order; the operations move
+// (ablation "writes-first").
+func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit int) {
+	if !qverb.kind().IsWrite() {
+		return
+	}
+	i := slices.IndexFunc(groups, func(g group) bool { return g.verb && g.at > 0 })
+	if i < 0 || len(groups[i].variants) == 0 || groups[i].variants[0].w < 1 {
+		return
+	}
+	verb := groups[i].variants[0].t
+	says := func(d uint32) bool {
+		ix := r.idx
+		return slices.Contains(ix.sumTerms.of(d), verb) || slices.Contains(ix.idTerms.of(d), verb) || slices.Contains(ix.pathTerms.of(d), verb)
+	}
+	n := min(len(hits), rerankPool)
+	for i := 0; i < min(limit, n); i++ {
+		if r.makesChange(hits[i].d) || says(hits[i].d) {
+			continue
+		}
+		for j := i + 1; j < min(limit, n); j++ {
+			if d := hits[j].d; r.makesChange(d) && says(d) {
 				for k := j; k > i; k-- {
 					hits[k].d = hits[k-1].d
 				}

@@ -295,6 +295,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.readsFirst {
 		r.readsFirst(groups, qverb, hits, limit, sc)
 	}
+	if r.tu.writesFirst {
+		r.writesFirst(groups, qverb, hits, limit)
+	}
 	hits = r.diversify(groups, hits, limit, sc)
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
 	if !sc.implied && res.Verb == "" {
