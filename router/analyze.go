@@ -400,7 +400,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				}
 			}
 			if ownWord && r.tu.verbIDF {
-				r.capExpansions(&g, n0)
+				capAtWord(&g, n0, ix.idf)
 			}
 			g.cov *= verbGroupWeight
 			if len(g.variants) == 0 && r.tu.unsaidVerb {
@@ -555,12 +555,8 @@ func (r *Router) shareIDF(g *group, n0 int) {
 	idf := r.idx.idf
 	if n0 > 0 && !r.tu.synMin {
 		// The word keeps its own idf; a synonym counts at most as much.
-		own := idf[g.variants[0].t]
-		for i := n0; i < len(g.variants); i++ {
-			v := &g.variants[i]
-			if idf[v.t] > own {
-				v.w *= own / idf[v.t]
-			}
+		capAtWord(g, n0, idf)
+		for _, v := range g.variants[n0:] {
 			// Coverage is the concept's: a match through a common
 			// synonym says less than the rare word would.
 			g.cov = min(g.cov, idf[v.t])
@@ -578,14 +574,16 @@ func (r *Router) shareIDF(g *group, n0 int) {
 	g.cov = min(g.cov, low)
 }
 
-// capExpansions weighs the verbs a user's verb is searched as (variants
-// from n0 on) so that none counts more than the verb itself, when the
-// catalog says it: "follow" in a catalog with "Follow Artists or Users"
-// is that operation's verb, and its class's "create", rarer there, must
-// not rank "Create Playlist" above it. A verb the catalog never says
-// ("kill") keeps its expansions' own weights: they are its only way in.
-func (r *Router) capExpansions(g *group, n0 int) {
-	idf := r.idx.idf
+// capAtWord weighs g's variants from n0 on so that none counts more than
+// the word itself (g.variants[0], idf by term): a rarer variant's weight
+// is scaled by the word's idf over its own. shareIDF applies it to a
+// word's synonyms; analyze to the verbs a user's verb is searched as,
+// when the catalog says the verb ("follow" in a catalog with "Follow
+// Artists or Users" is that operation's verb, and its class's "create",
+// rarer there, must not rank "Create Playlist" above it; ablation
+// "verb-idf"). A verb the catalog never says ("kill") keeps its
+// expansions' own weights: they are its only way in.
+func capAtWord(g *group, n0 int, idf []float32) {
 	own := idf[g.variants[0].t]
 	for i := n0; i < len(g.variants); i++ {
 		if v := &g.variants[i]; idf[v.t] > own {
@@ -1045,6 +1043,16 @@ func namesAFile(intent string) bool {
 	return false
 }
 
+// definite reports whether w determines a thing the reader knows: the
+// definite article, a singular demonstrative or a possessive.
+func definite(w string) bool {
+	switch w {
+	case "the", "this", "that", "my", "our", "your", "his", "her", "their", "its":
+		return true
+	}
+	return false
+}
+
 // makeSense is what "make" at words[i] asks, by its object: "make a
 // playlist", "make me a playlist" and "make my top tracks a new playlist"
 // create one; "make my first playlist private" and "make Yusuf an admin"
@@ -1055,12 +1063,10 @@ func makeSense(words []string, i int, names []string) verbClass {
 	if j >= len(words) {
 		return verbCreate
 	}
-	switch w := words[j]; w {
-	case "the", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their", "its", "it", "them":
-	default:
-		if !slices.Contains(names, w) {
-			return verbCreate
-		}
+	// A thing that exists: determined ("my first playlist"), pointed at
+	// ("those playlists", "it") or named.
+	if w := words[j]; !definite(w) && w != "these" && w != "those" && w != "it" && w != "them" && !slices.Contains(names, w) {
+		return verbCreate
 	}
 	if slices.Contains(words[j+1:], "new") {
 		return verbCreate
@@ -1079,10 +1085,10 @@ func openSense(words []string, i int) verbClass {
 	if j >= len(words) {
 		return verbCreate
 	}
-	switch words[j] {
-	case "a", "an", "new", "another":
+	switch w := words[j]; {
+	case w == "a" || w == "an" || w == "new" || w == "another":
 		return verbCreate
-	case "the", "this", "that", "my", "our", "your", "his", "her", "their", "its":
+	case definite(w):
 		return verbRead
 	}
 	head := -1 // the object's last word before a stop word or a number

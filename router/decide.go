@@ -211,7 +211,7 @@ func (r *Router) namedObject(groups []group, sc *scratch) bool {
 	if !r.tu.namedObject {
 		return false
 	}
-	i := slices.IndexFunc(groups, func(g group) bool { return g.verb && g.at > 0 })
+	i := requestVerb(groups)
 	if i < 0 {
 		return false
 	}
@@ -230,6 +230,13 @@ func (r *Router) namedObject(groups []group, sc *scratch) bool {
 	// "show Marcus's tickets": a possessive name says whose, and its
 	// object follows.
 	return at == len(sc.words) || sc.words[at] != "s"
+}
+
+// requestVerb returns the index in groups of the request's verb as one
+// of its words (the lexicon's class of it, not a phrasal verb's or a
+// synonym's group), -1 when it has none.
+func requestVerb(groups []group) int {
+	return slices.IndexFunc(groups, func(g group) bool { return g.verb && g.at > 0 })
 }
 
 // decisive reports whether a word of the request sets the leader of

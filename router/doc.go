@@ -59,7 +59,7 @@
 //     operation verbs (kill → delete, remove; reads are not expanded),
 //     none of which counts more than the verb itself when the catalog
 //     says it ("follow" finds "Follow Artists" before "Create Playlist";
-//     capExpansions, ablation "verb-idf");
+//     capAtWord, ablation "verb-idf");
 //     domain synonyms (issue/ticket, pr/pull request, repo/repository, ...)
 //     are data that Options.Synonyms extends, reached from plurals too; a
 //     synonym never counts more than the word itself, and the word keeps

@@ -653,13 +653,12 @@ func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit 
 	if !qverb.kind().IsWrite() {
 		return
 	}
-	i := slices.IndexFunc(groups, func(g group) bool { return g.verb && g.at > 0 })
+	i := requestVerb(groups)
 	if i < 0 || len(groups[i].variants) == 0 || groups[i].variants[0].w < 1 {
 		return
 	}
-	verb := groups[i].variants[0].t
+	verb, ix := groups[i].variants[0].t, r.idx
 	says := func(d uint32) bool {
-		ix := r.idx
 		return slices.Contains(ix.sumTerms.of(d), verb) || slices.Contains(ix.idTerms.of(d), verb) || slices.Contains(ix.pathTerms.of(d), verb)
 	}
 	n := min(len(hits), rerankPool)

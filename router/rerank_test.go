@@ -103,15 +103,7 @@ func TestPoolRelative(t *testing.T) {
 // that only reads and does not say its verb, while one that makes the
 // change and says it is among the first.
 func TestWritesFirst(t *testing.T) {
-	ops := []*operations.Operation{
-		httpOp("music.users.follow_artists_users", "PUT", "Follow Artists or Users", "/me/following", operations.KindWrite),
-		httpOp("music.users.unfollow_artists_users", "DELETE", "Unfollow Artists or Users", "/me/following", operations.KindDestructive),
-		httpOp("music.users.get_followed", "GET", "Get Followed Artists", "/me/following", operations.KindRead),
-		httpOp("music.artists.get_an_artist", "GET", "Get Artist", "/artists/{id}", operations.KindRead),
-		httpOp("music.artists.get_an_artists_albums", "GET", "Get Artist's Albums", "/artists/{id}/albums", operations.KindRead),
-		httpOp("music.albums.get_an_album", "GET", "Get Album", "/albums/{id}", operations.KindRead),
-		httpOp("music.playlists.create_playlist", "POST", "Create Playlist", "/users/{user_id}/playlists", operations.KindWrite),
-	}
+	ops := musicCatalog()
 	leadsOnlyWith(t, ops, "writes-first", map[string]string{
 		"Follow the artist of the album Mojito": "music.users.follow_artists_users",
 	})
