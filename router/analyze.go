@@ -489,9 +489,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	}
 	sc.implied = false
 	if qverb == verbNone && !r.opts.noVerbs && !unknownAction {
-		qverb = impliedVerb(words, -1)
+		qverb = impliedVerb(words[:r.clauseEnd(words)], -1, r.partsOf(words, groups))
 		sc.implied = qverb != verbNone
-	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words, r.verbSkipped(verbAt)) == verbList {
+	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words[:r.clauseEnd(words)], r.verbSkipped(verbAt), r.partsOf(words, groups)) == verbList {
 		// "show me open tickets": a read of a plural is a list. The
 		// verb is no plural: "Gets a course" reads one.
 		qverb = verbList
@@ -849,14 +849,55 @@ func (r *Router) verbSkipped(verbAt int) int {
 	return verbAt
 }
 
+// clauseEnd is the index in words of the first relative pronoun ("that",
+// "which", "who", "whose", "where") or participle that opens a describing
+// clause ("including", "containing"), len(words) when there is none: what
+// follows describes the request's object and does not say how many it
+// asks for. "Returns a ProfilingGroupDescription object that contains
+// information" reads one object, whatever the plural-looking "contains"
+// (ablation "relative-clause").
+func (r *Router) clauseEnd(words []string) int {
+	if !r.tu.relativeClause {
+		return len(words)
+	}
+	for i, w := range words {
+		switch w {
+		case "that", "which", "who", "whose", "where", "including", "containing":
+			if i > 0 {
+				return i
+			}
+		}
+	}
+	return len(words)
+}
+
+// partsOf returns the test impliedVerb asks of a plural: whether the
+// word at i is a plural that names no resource of the catalog, followed by
+// "of" ("the details of an error frame", "the settings of a workspace"):
+// the parts of one thing, whose number is the thing's; nil when the rule
+// is off (ablation "parts-of"). A plural the catalog has as a resource
+// ("the members of a team") is many of it.
+func (r *Router) partsOf(words []string, groups []group) func(i int) bool {
+	if !r.tu.partsOf {
+		return nil
+	}
+	return func(i int) bool {
+		if i+1 >= len(words) || words[i+1] != "of" {
+			return false
+		}
+		return !slices.ContainsFunc(groups, func(g group) bool { return int(g.at) == i+1 && g.nres > 0 })
+	}
+}
+
 // impliedVerb is the action of a query without a verb: a singular noun
 // followed by a number ("ticket 42", "issue #8") names one thing, a read;
 // a plural noun ("open tickets", "teams") asks for a list. The word at
-// skip (-1: none) is read as if it were not there.
-func impliedVerb(words []string, skip int) verbClass {
+// skip (-1: none) is read as if it were not there, and so is a plural
+// that parts (when not nil) says is the parts of one thing.
+func impliedVerb(words []string, skip int, parts func(i int) bool) verbClass {
 	list := false
 	for i, w := range words {
-		if i == skip || isNumber(w) || isStopWord(w) || isQueryFiller(w) {
+		if i == skip || isNumber(w) || isStopWord(w) || isQueryFiller(w) || parts != nil && parts(i) {
 			continue
 		}
 		next := i + 1

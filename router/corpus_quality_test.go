@@ -146,6 +146,11 @@ func TestOpenAPIDirectorySample(t *testing.T) {
 //     ran the environment's DELETE.
 //   - one-not-list: "Gets a runtime version." ran the list of runtime
 //     versions of a Google API, whose item read is GET /v2/{name}.
+//   - relative-clause: "Returns a ProfilingGroupDescription object that
+//     contains information about the requested profiling group." ran the
+//     list of profiling groups: "contains" read as a plural.
+//   - parts-of: "Gets the details of an error frame." ran the list of
+//     error frames: "details" read as many.
 //   - object-elsewhere: "Deletes the specified Config rule and all of its
 //     evaluation results." ran DeleteEvaluationResults, and a hotel API's
 //     "Get the count of all rooms" ran the list of rooms.
@@ -202,6 +207,18 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 			api: "azure.com/mariadb", rule: "twins",
 			requests: []string{"Updates an existing server."},
 			right:    func(id string) bool { return id == "" },
+		},
+		{
+			api: "amazonaws.com/codeguruprofiler", rule: "relative-clause",
+			requests: []string{"Returns a ProfilingGroupDescription object that contains information about the requested profiling group."},
+			right: func(id string) bool {
+				return id == "" || strings.HasSuffix(id, ".get_profiling_groups_profiling_group_name")
+			},
+		},
+		{
+			api: "googleapis.com/migrationcenter", rule: "parts-of",
+			requests: []string{"Gets the details of an error frame."},
+			right:    func(id string) bool { return id == "" || id == "api.projects.get_v1_name" },
 		},
 	} {
 		c := load(tc.api)

@@ -275,7 +275,13 @@
 //     by id", "by its unique identifier"; designation), says so more
 //     strongly than a singular noun: the re-ranker reads it as features of
 //     its own (item_designated, collection_designated; ablation
-//     "designation").
+//     "designation"). How many a request asks for is its object's
+//     number: a plural in a clause that describes the object ("an object
+//     that contains information", "including its contents") does not make
+//     a read a list (clauseEnd, ablation "relative-clause"), nor does a
+//     plural of parts the catalog has no resource for ("the details of an
+//     error frame"; partsOf, ablation "parts-of"), while "the members of
+//     a team" are many.
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
 //     are not exact ids, and Suggest, use edit distance and
 //     github.com/sahilm/fuzzy subsequence matching over ids and aliases.

@@ -36,10 +36,10 @@ func TestOrUpdates(t *testing.T) {
 }
 
 func TestImpliedVerbAndNames(t *testing.T) {
-	if v := impliedVerb([]string{"ticket", "42"}, -1); v != verbRead {
+	if v := impliedVerb([]string{"ticket", "42"}, -1, nil); v != verbRead {
 		t.Errorf("ticket 42: %v, want read", v)
 	}
-	if v := impliedVerb([]string{"open", "tickets"}, -1); v != verbList {
+	if v := impliedVerb([]string{"open", "tickets"}, -1, nil); v != verbList {
 		t.Errorf("open tickets: %v, want list", v)
 	}
 	if got := properNames("Give 32 to Marcus at Bluefin. SLA for CSV", nil); !slices.Equal(got, []string{"marcus", "bluefin"}) {
@@ -1585,14 +1585,7 @@ func TestTitleCase(t *testing.T) {
 // listing them first is the best the words allow, running the list is a
 // guess. The plural request still runs it.
 func TestOneThingDoesNotRunAList(t *testing.T) {
-	ops := []*operations.Operation{
-		httpOp("tpu.projects.get_v2_parent_runtime_versions", "GET", "Lists runtime versions supported by this API.", "/v2/{parent}/runtimeVersions", operations.KindRead),
-		httpOp("tpu.projects.get_v2_parent_accelerator_types", "GET", "Lists accelerator types supported by this API.", "/v2/{parent}/acceleratorTypes", operations.KindRead),
-		httpOp("tpu.projects.get_v2_parent_nodes", "GET", "Lists nodes.", "/v2/{parent}/nodes", operations.KindRead),
-		httpOp("tpu.projects.post_v2_parent_nodes", "POST", "Creates a node.", "/v2/{parent}/nodes", operations.KindWrite),
-		httpOp("tpu.projects.get_v2_name", "GET", "", "/v2/{name}", operations.KindRead),
-		httpOp("tpu.projects.delete_v2_name", "DELETE", "Deletes a node.", "/v2/{name}", operations.KindDestructive),
-	}
+	ops := tpuCatalog()
 	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"one-not-list"}})
 	for _, q := range []string{"Gets a runtime version.", "Get an accelerator type"} {
 		res := on.Search(q, Filter{}, 5)
@@ -1608,6 +1601,44 @@ func TestOneThingDoesNotRunAList(t *testing.T) {
 	}
 	if res := on.Search("get runtime versions", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "tpu.projects.get_v2_parent_runtime_versions" {
 		t.Errorf("get runtime versions: %s %v, want the list run", res.Decision, candidateIDs(res))
+	}
+}
+
+// tpuCatalog is a Google-style API whose item read, GET /v2/{name}, says
+// no resource word.
+func tpuCatalog() []*operations.Operation {
+	return []*operations.Operation{
+		httpOp("tpu.projects.get_v2_parent_runtime_versions", "GET", "Lists runtime versions supported by this API.", "/v2/{parent}/runtimeVersions", operations.KindRead),
+		httpOp("tpu.projects.get_v2_parent_accelerator_types", "GET", "Lists accelerator types supported by this API.", "/v2/{parent}/acceleratorTypes", operations.KindRead),
+		httpOp("tpu.projects.get_v2_parent_nodes", "GET", "Lists nodes.", "/v2/{parent}/nodes", operations.KindRead),
+		httpOp("tpu.projects.post_v2_parent_nodes", "POST", "Creates a node.", "/v2/{parent}/nodes", operations.KindWrite),
+		httpOp("tpu.projects.get_v2_name", "GET", "", "/v2/{name}", operations.KindRead),
+		httpOp("tpu.projects.delete_v2_name", "DELETE", "Deletes a node.", "/v2/{name}", operations.KindDestructive),
+	}
+}
+
+// How many things a read asks for is its object's number, not that of a
+// word describing it: "the details of a runtime version" and "a runtime
+// version that contains accelerator types" are one version, whose list is
+// not run; "the nodes of a project" are many.
+func TestDescribingWordsDoNotMakeAList(t *testing.T) {
+	ops := tpuCatalog()
+	ops[0].Description = "Returns the details of each runtime version: a list of RuntimeVersion objects that contain information about the version."
+	r := New(ops, Options{})
+	for q, rule := range map[string]string{
+		"Gets the details of a runtime version.":                                       "parts-of",
+		"Returns a RuntimeVersion object that contains information about the version.": "relative-clause",
+	} {
+		res := r.Search(q, Filter{}, 5)
+		if res.Decision == DecisionRun {
+			t.Errorf("%q runs %s: it asks for one runtime version", q, res.Candidates[0].Op.ID)
+		}
+		if res := New(ops, Options{Ablate: []string{rule}}).Search(q, Filter{}, 5); res.Decision != DecisionRun {
+			t.Errorf("%q with %s off: %s; the test no longer shows what the rule does", q, rule, res.Decision)
+		}
+	}
+	if res := r.Search("Gets the nodes of a project", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "tpu.projects.get_v2_parent_nodes" {
+		t.Errorf("Gets the nodes of a project: %s %v, want the list of nodes run (nodes are a resource here)", res.Decision, candidateIDs(res))
 	}
 }
 
