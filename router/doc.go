@@ -210,7 +210,13 @@
 //     something has no operation that only reads, and does not say the
 //     request's verb, before one that makes a change and says it
 //     ("Follow the artist of the album Mojito" follows before it reads
-//     the artist's albums; writesFirst, ablation "writes-first"). The re-ranker orders its
+//     the artist's albums; writesFirst, ablation "writes-first"). A read
+//     that names one thing and no collection (listsOne) has the read of
+//     an item before the list of its collection (GET .../themes/{id}
+//     before GET .../themes for "Returns an existing theme for an app"),
+//     unless it finds the thing by a filter of the list's that the item's
+//     address does not take ("Retrieve an attribute by path"; itemsFirst,
+//     ablation "items-first"). The re-ranker orders its
 //     pool only, and a run also needs the
 //     leader's probability under the linear weights (the softmax of the
 //     pool, the quantity runProbability was set on) to reach

@@ -678,6 +678,78 @@ func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit 
 	}
 }
 
+// itemsFirst reorders the first limit of hits of a read that names one
+// thing of a resource and no collection (listsOne) so that the list of a
+// collection does not stand before the read of one of its items: GET
+// .../{collection}/{id} moves ahead of GET .../{collection}. "Returns an
+// existing theme for an app" reads a theme, not every theme of the app,
+// though the list's description meets as many of its words. The scores
+// stay where they were, in order; the operations move (ablation
+// "items-first").
+//
+// A request that finds its item by something else than what the item's
+// address takes ("Retrieve an attribute by path", "Looks up a user by
+// primary email address") asks the list, whose parameters filter by it,
+// and keeps it first.
+func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit int, sc *scratch) {
+	n := min(len(hits), rerankPool)
+	var by []string // the words after "by"
+	if i := slices.Index(sc.words, "by"); i >= 0 {
+		by = sc.words[i+1 : min(len(sc.words), i+4)]
+	}
+	for i := 0; i < min(limit, n); i++ {
+		d := hits[i].d
+		if !r.listsOne(groups, sc.words, qverb, d) {
+			continue
+		}
+		for j := i + 1; j < n; j++ {
+			if e := hits[j].d; r.itemOf(e, d) && !filtersBy(r.ops[d], r.ops[e], by) {
+				for k := j; k > i; k-- {
+					hits[k].d = hits[k-1].d
+				}
+				hits[i].d = e
+				break
+			}
+		}
+	}
+}
+
+// itemOf reports whether operation e reads one item of the collection
+// that operation d lists: both GET, e's path d's with one parameter
+// segment more.
+func (r *Router) itemOf(e, d uint32) bool {
+	a, b := r.ops[e].HTTP, r.ops[d].HTTP
+	if a == nil || b == nil || !strings.EqualFold(a.Method, "GET") || !strings.EqualFold(b.Method, "GET") {
+		return false
+	}
+	list := strings.TrimRight(b.Path, "/")
+	rest, ok := strings.CutPrefix(strings.TrimRight(a.Path, "/"), list+"/")
+	return ok && strings.HasPrefix(rest, "{") && strings.HasSuffix(rest, "}") && !strings.ContainsRune(rest, '/')
+}
+
+// filtersBy reports whether one of the words by (a request's words after
+// "by") names a parameter of the list op and none of the path parameters
+// of its item read, item: the request finds its item by that filter.
+func filtersBy(list, item *operations.Operation, by []string) bool {
+	if len(by) == 0 || len(list.Input) == 0 {
+		return false
+	}
+	var names []string
+	paramFields(list.Input, 1, func(f field, text string) {
+		if f == fParam {
+			splitWords(text, func(w string) { names = append(names, plural(w)) })
+		}
+	})
+	var address []string
+	splitWords(item.HTTP.Path, func(w string) { address = append(address, plural(w)) })
+	for _, w := range by {
+		if w = plural(w); slices.Contains(names, w) && !slices.Contains(address, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // makesChange reports whether operation d changes something: it writes, and
 // neither its verb nor its path's action is one that reads ("POST
 // /search", "POST /#X-Amz-Target=CodeDeploy.GetApplication" read).

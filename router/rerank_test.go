@@ -1,6 +1,7 @@
 package router
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -111,5 +112,32 @@ func TestWritesFirst(t *testing.T) {
 	r := New(ops, Options{})
 	if got := candidateIDs(r.Search("show the albums of an artist", Filter{}, 5)); len(got) == 0 || got[0] != "music.artists.get_an_artists_albums" {
 		t.Errorf("show the albums of an artist: %v, want the artist's albums first", got)
+	}
+}
+
+// A read of one thing meets the read of an item before the list of its
+// collection, which says more of the request's words; a read that finds
+// the thing by one of the list's filters keeps the list first.
+func TestItemsFirst(t *testing.T) {
+	list := httpOp("ui.themes.get_apps_app_id_themes", "GET", "Returns a list of the existing themes for an app.", "/apps/{appId}/themes", operations.KindRead)
+	list.Input = json.RawMessage(`{"type":"object","properties":{"appId":{"type":"string"},"name":{"type":"string","description":"Only themes with this name."}}}`)
+	ops := []*operations.Operation{
+		list,
+		httpOp("ui.themes.get_apps_app_id_themes_id", "GET", "", "/apps/{appId}/themes/{id}", operations.KindRead),
+		httpOp("ui.themes.post_apps_app_id_themes", "POST", "Creates a theme for an app.", "/apps/{appId}/themes", operations.KindWrite),
+		httpOp("ui.themes.delete_apps_app_id_themes_id", "DELETE", "Deletes a theme.", "/apps/{appId}/themes/{id}", operations.KindDestructive),
+		httpOp("ui.apps.get_apps", "GET", "Lists apps.", "/apps", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "items-first", map[string]string{
+		"Returns an existing theme for an app.": "ui.themes.get_apps_app_id_themes_id",
+	})
+	r := New(ops, Options{})
+	for q, want := range map[string]string{
+		"Returns the existing themes for an app.": "ui.themes.get_apps_app_id_themes",
+		"Returns a theme of an app by name.":      "ui.themes.get_apps_app_id_themes",
+	} {
+		if got := candidateIDs(r.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
 	}
 }

@@ -298,6 +298,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.writesFirst {
 		r.writesFirst(groups, qverb, hits, limit)
 	}
+	if r.tu.itemsFirst {
+		r.itemsFirst(groups, qverb, hits, limit, sc)
+	}
 	hits = r.diversify(groups, hits, limit, sc)
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
 	if !sc.implied && res.Verb == "" {
