@@ -492,8 +492,14 @@ func (r *Router) runAgrees(groups []group, qverb verbClass, d uint32) bool {
 // /v1/{name}, which says no resource word; running the list would be a
 // guess (ablation "one-not-list").
 func (r *Router) listsOne(groups []group, words []string, qverb verbClass, d uint32) bool {
-	if !r.tu.oneNotList || qverb != verbRead || r.verbs[d] != verbList ||
-		slices.Contains(words, "list") || slices.Contains(words, "all") {
+	return r.tu.oneNotList && r.verbs[d] == verbList && readsOne(groups, words, qverb)
+}
+
+// readsOne reports whether a request reads one thing of some resource of
+// the catalog ("get the invoice"; group.one) and names no collection: no
+// plural of one, no "list" or "all" among its words.
+func readsOne(groups []group, words []string, qverb verbClass) bool {
+	if qverb != verbRead || slices.Contains(words, "list") || slices.Contains(words, "all") {
 		return false
 	}
 	one := false

@@ -211,9 +211,11 @@
 //     request's verb, before one that makes a change and says it
 //     ("Follow the artist of the album Mojito" follows before it reads
 //     the artist's albums; writesFirst, ablation "writes-first"). A read
-//     that names one thing and no collection (listsOne) has the read of
-//     an item before the list of its collection (GET .../themes/{id}
-//     before GET .../themes for "Returns an existing theme for an app"),
+//     that names one thing and no collection (readsOne) has the read of
+//     an item before the read of its collection (GET .../themes/{id}
+//     before GET .../themes for "Returns an existing theme for an app";
+//     GET /satellite/{id} before GET /satellite: a collection by its
+//     structure, whatever the number of its name),
 //     unless it finds the thing by a filter of the list's that the item's
 //     address does not take ("Retrieve an attribute by path"; itemsFirst,
 //     ablation "items-first"). The re-ranker orders its
@@ -285,9 +287,10 @@
 //     number: a plural in a clause that describes the object ("an object
 //     that contains information", "including its contents") does not make
 //     a read a list (clauseEnd, ablation "relative-clause"), nor does a
-//     plural of parts the catalog has no resource for ("the details of an
-//     error frame"; partsOf, ablation "parts-of"), while "the members of
-//     a team" are many.
+//     plural of parts the catalog has no resource for before "of",
+//     "about" or "for" ("the details of an error frame", "details about
+//     a channel"; partsOf, ablation "parts-of"), while "the members of a
+//     team" are many.
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
 //     are not exact ids, and Suggest, use edit distance and
 //     github.com/sahilm/fuzzy subsequence matching over ids and aliases.

@@ -679,13 +679,14 @@ func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit 
 }
 
 // itemsFirst reorders the first limit of hits of a read that names one
-// thing of a resource and no collection (listsOne) so that the list of a
+// thing of a resource and no collection (readsOne) so that the read of a
 // collection does not stand before the read of one of its items: GET
-// .../{collection}/{id} moves ahead of GET .../{collection}. "Returns an
-// existing theme for an app" reads a theme, not every theme of the app,
-// though the list's description meets as many of its words. The scores
-// stay where they were, in order; the operations move (ablation
-// "items-first").
+// .../{collection}/{id} moves ahead of GET .../{collection}, whatever
+// number the collection's name is in (GET /satellite lists satellites
+// when GET /satellite/{id} reads one). "Returns an existing theme for an
+// app" reads a theme, not every theme of the app, though the list's
+// description meets as many of its words. The scores stay where they
+// were, in order; the operations move (ablation "items-first").
 //
 // A request that finds its item by something else than what the item's
 // address takes ("Retrieve an attribute by path", "Looks up a user by
@@ -697,11 +698,11 @@ func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit i
 	if i := slices.Index(sc.words, "by"); i >= 0 {
 		by = sc.words[i+1 : min(len(sc.words), i+4)]
 	}
+	if !readsOne(groups, sc.words, qverb) {
+		return
+	}
 	for i := 0; i < min(limit, n); i++ {
 		d := hits[i].d
-		if !r.listsOne(groups, sc.words, qverb, d) {
-			continue
-		}
 		for j := i + 1; j < n; j++ {
 			if e := hits[j].d; r.itemOf(e, d) && !filtersBy(r.ops[d], r.ops[e], by) {
 				for k := j; k > i; k-- {
@@ -715,14 +716,17 @@ func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit i
 }
 
 // itemOf reports whether operation e reads one item of the collection
-// that operation d lists: both GET, e's path d's with one parameter
-// segment more.
+// that operation d reads: both GET, d's path ending in a literal segment
+// and e's d's with one parameter segment more.
 func (r *Router) itemOf(e, d uint32) bool {
 	a, b := r.ops[e].HTTP, r.ops[d].HTTP
 	if a == nil || b == nil || !strings.EqualFold(a.Method, "GET") || !strings.EqualFold(b.Method, "GET") {
 		return false
 	}
 	list := strings.TrimRight(b.Path, "/")
+	if last := list[strings.LastIndexByte(list, '/')+1:]; last == "" || strings.HasPrefix(last, "{") {
+		return false // an item, not a collection
+	}
 	rest, ok := strings.CutPrefix(strings.TrimRight(a.Path, "/"), list+"/")
 	return ok && strings.HasPrefix(rest, "{") && strings.HasSuffix(rest, "}") && !strings.ContainsRune(rest, '/')
 }

@@ -127,9 +127,13 @@ func TestItemsFirst(t *testing.T) {
 		httpOp("ui.themes.post_apps_app_id_themes", "POST", "Creates a theme for an app.", "/apps/{appId}/themes", operations.KindWrite),
 		httpOp("ui.themes.delete_apps_app_id_themes_id", "DELETE", "Deletes a theme.", "/apps/{appId}/themes/{id}", operations.KindDestructive),
 		httpOp("ui.apps.get_apps", "GET", "Lists apps.", "/apps", operations.KindRead),
+		// A collection named in the singular is one by its structure.
+		httpOp("ui.satellite.get_satellite", "GET", "Returns a list of every satellite of the ground station.", "/satellite", operations.KindRead),
+		httpOp("ui.satellite.get_satellite_satellite_id", "GET", "", "/satellite/{satelliteId}", operations.KindRead),
 	}
 	leadsOnlyWith(t, ops, "items-first", map[string]string{
 		"Returns an existing theme for an app.": "ui.themes.get_apps_app_id_themes_id",
+		"Returns a satellite.":                  "ui.satellite.get_satellite_satellite_id",
 	})
 	r := New(ops, Options{})
 	for q, want := range map[string]string{
