@@ -873,8 +873,7 @@ func (r *Router) clauseEnd(words []string) int {
 
 // partsOf returns the test impliedVerb asks of a plural: whether the
 // word at i is a plural that names no resource of the catalog, followed by
-// "of", "about" or "for" ("the details of an error frame", "details
-// about a channel", "the settings for a workspace"):
+// "of" ("the details of an error frame", "the settings of a workspace"):
 // the parts of one thing, whose number is the thing's; nil when the rule
 // is off (ablation "parts-of"). A plural the catalog has as a resource
 // ("the members of a team") is many of it.
@@ -883,12 +882,7 @@ func (r *Router) partsOf(words []string, groups []group) func(i int) bool {
 		return nil
 	}
 	return func(i int) bool {
-		if i+1 >= len(words) {
-			return false
-		}
-		switch words[i+1] {
-		case "of", "about", "for":
-		default:
+		if i+1 >= len(words) || words[i+1] != "of" {
 			return false
 		}
 		return !slices.ContainsFunc(groups, func(g group) bool { return int(g.at) == i+1 && g.nres > 0 })

@@ -1627,7 +1627,6 @@ func TestDescribingWordsDoNotMakeAList(t *testing.T) {
 	r := New(ops, Options{})
 	for q, rule := range map[string]string{
 		"Gets the details of a runtime version.":                                       "parts-of",
-		"Gets details about a runtime version.":                                        "parts-of",
 		"Returns a RuntimeVersion object that contains information about the version.": "relative-clause",
 	} {
 		res := r.Search(q, Filter{}, 5)

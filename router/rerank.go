@@ -623,7 +623,13 @@ func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit i
 	}
 	n := min(len(hits), rerankPool)
 	for i := 0; i < min(limit, n); i++ {
-		if !r.makesChange(hits[i].d) || !sc.question && !r.changes[hits[i].d].named {
+		if !r.makesChange(hits[i].d) {
+			continue
+		}
+		if !sc.question && !r.changes[hits[i].d].named {
+			if r.tu.siblingReads {
+				r.siblingFirst(hits[:n], i, qverb != verbList)
+			}
 			continue
 		}
 		c := contentCoverage(groups, sc.mask[hits[i].d])
@@ -636,6 +642,36 @@ func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit i
 				hits[i].d = d
 				break
 			}
+		}
+	}
+}
+
+// siblingFirst moves ahead of hits[i], a change that only its HTTP method
+// calls one, the first later operation of hits that reads at its path or,
+// when items (the request does not ask for a list), at an item of it:
+// "Returns a list of RepositoryAssociationSummary
+// objects" is GET /associations, not POST /associations, and "Retrieves
+// complete information about one canary" GET /canary/{name}, not POST
+// /canary. A read at the same address is what a read request of it asks;
+// that a POST may read ("Retrieves a list of spaces") holds only where no
+// GET does (ablation "sibling-reads").
+func (r *Router) siblingFirst(hits []hit, i int, items bool) {
+	w := r.ops[hits[i].d].HTTP
+	if w == nil {
+		return
+	}
+	for j := i + 1; j < len(hits); j++ {
+		e := hits[j].d
+		g := r.ops[e].HTTP
+		if g == nil || !strings.EqualFold(g.Method, "GET") {
+			continue
+		}
+		if strings.TrimRight(g.Path, "/") == strings.TrimRight(w.Path, "/") || items && r.itemOfPath(g.Path, w.Path) {
+			for k := j; k > i; k-- {
+				hits[k].d = hits[k-1].d
+			}
+			hits[i].d = e
+			return
 		}
 	}
 }
@@ -723,11 +759,18 @@ func (r *Router) itemOf(e, d uint32) bool {
 	if a == nil || b == nil || !strings.EqualFold(a.Method, "GET") || !strings.EqualFold(b.Method, "GET") {
 		return false
 	}
-	list := strings.TrimRight(b.Path, "/")
+	return r.itemOfPath(a.Path, b.Path)
+}
+
+// itemOfPath reports whether path item addresses one item of the
+// collection at path list: list ends in a literal segment, and item is
+// list with one parameter segment more.
+func (r *Router) itemOfPath(item, list string) bool {
+	list = strings.TrimRight(list, "/")
 	if last := list[strings.LastIndexByte(list, '/')+1:]; last == "" || strings.HasPrefix(last, "{") {
 		return false // an item, not a collection
 	}
-	rest, ok := strings.CutPrefix(strings.TrimRight(a.Path, "/"), list+"/")
+	rest, ok := strings.CutPrefix(strings.TrimRight(item, "/"), list+"/")
 	return ok && strings.HasPrefix(rest, "{") && strings.HasSuffix(rest, "}") && !strings.ContainsRune(rest, '/')
 }
 

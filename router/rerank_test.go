@@ -145,3 +145,24 @@ func TestItemsFirst(t *testing.T) {
 		}
 	}
 }
+
+// A read request meets the read at an address before a change there that
+// only its method calls one: GET /canaries before POST /canaries, whose
+// description meets as many of its words.
+func TestSiblingReadsFirst(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("synth.canaries.post_canaries", "POST", "Creates a canary. Returns a list of the canary's runs and its details.", "/canaries", operations.KindWrite),
+		httpOp("synth.canaries.get_canaries", "GET", "", "/canaries", operations.KindRead),
+		httpOp("synth.canaries.get_canaries_name", "GET", "", "/canaries/{name}", operations.KindRead),
+		httpOp("synth.canaries.delete_canaries_name", "DELETE", "Deletes a canary.", "/canaries/{name}", operations.KindDestructive),
+		httpOp("synth.groups.get_groups", "GET", "Lists groups.", "/groups", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "sibling-reads", map[string]string{
+		"Returns a list of canaries with their details.": "synth.canaries.get_canaries",
+		"Returns the details of a canary.":               "synth.canaries.get_canaries_name",
+	})
+	// A request to change keeps the change first.
+	if got := candidateIDs(New(ops, Options{}).Search("Creates a canary", Filter{}, 5)); len(got) == 0 || got[0] != "synth.canaries.post_canaries" {
+		t.Errorf("Creates a canary: %v, want the create first", got)
+	}
+}
