@@ -635,11 +635,7 @@ func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit i
 		c := contentCoverage(groups, sc.mask[hits[i].d])
 		for j := i + 1; j < n; j++ {
 			if d := hits[j].d; !r.makesChange(d) && contentCoverage(groups, sc.mask[d]) >= c {
-				// Move j to i; the operations between shift down one.
-				for k := j; k > i; k-- {
-					hits[k].d = hits[k-1].d
-				}
-				hits[i].d = d
+				moveUp(hits, j, i)
 				break
 			}
 		}
@@ -666,14 +662,21 @@ func (r *Router) siblingFirst(hits []hit, i int, items bool) {
 		if g == nil || !strings.EqualFold(g.Method, "GET") {
 			continue
 		}
-		if strings.TrimRight(g.Path, "/") == strings.TrimRight(w.Path, "/") || items && r.itemOfPath(g.Path, w.Path) {
-			for k := j; k > i; k-- {
-				hits[k].d = hits[k-1].d
-			}
-			hits[i].d = e
+		if strings.TrimRight(g.Path, "/") == strings.TrimRight(w.Path, "/") || items && itemOfPath(g.Path, w.Path) {
+			moveUp(hits, j, i)
 			return
 		}
 	}
+}
+
+// moveUp moves hits[j]'s operation to place i (i < j); the operations
+// between shift down one place. The scores stay where they were.
+func moveUp(hits []hit, j, i int) {
+	d := hits[j].d
+	for k := j; k > i; k-- {
+		hits[k].d = hits[k-1].d
+	}
+	hits[i].d = d
 }
 
 // writesFirst reorders the first limit of hits of a request to change
@@ -704,10 +707,7 @@ func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit 
 		}
 		for j := i + 1; j < min(limit, n); j++ {
 			if d := hits[j].d; r.makesChange(d) && says(d) {
-				for k := j; k > i; k-- {
-					hits[k].d = hits[k-1].d
-				}
-				hits[i].d = d
+				moveUp(hits, j, i)
 				break
 			}
 		}
@@ -741,10 +741,7 @@ func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit i
 		d := hits[i].d
 		for j := i + 1; j < n; j++ {
 			if e := hits[j].d; r.itemOf(e, d) && !filtersBy(r.ops[d], r.ops[e], by) {
-				for k := j; k > i; k-- {
-					hits[k].d = hits[k-1].d
-				}
-				hits[i].d = e
+				moveUp(hits, j, i)
 				break
 			}
 		}
@@ -759,13 +756,13 @@ func (r *Router) itemOf(e, d uint32) bool {
 	if a == nil || b == nil || !strings.EqualFold(a.Method, "GET") || !strings.EqualFold(b.Method, "GET") {
 		return false
 	}
-	return r.itemOfPath(a.Path, b.Path)
+	return itemOfPath(a.Path, b.Path)
 }
 
 // itemOfPath reports whether path item addresses one item of the
 // collection at path list: list ends in a literal segment, and item is
 // list with one parameter segment more.
-func (r *Router) itemOfPath(item, list string) bool {
+func itemOfPath(item, list string) bool {
 	list = strings.TrimRight(list, "/")
 	if last := list[strings.LastIndexByte(list, '/')+1:]; last == "" || strings.HasPrefix(last, "{") {
 		return false // an item, not a collection
