@@ -55,6 +55,9 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		if len(hits) == 0 && total > 0 {
 			r.hiddenOnly(groups, qverb, f, nil, &res, sc)
 		}
+		if len(hits) == 0 {
+			res.Candidates = r.lastResort(sc.words, f, limit)
+		}
 		return res
 	}
 	res.Candidates = make([]Candidate, 0, len(hits))

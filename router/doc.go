@@ -328,7 +328,10 @@
 // in a small catalog (verbOnly, ablation "verb-only"). Candidates still hold
 // the closest partial matches, which a caller shows flagged low; they are
 // empty only when no word of the query, nor any learned neighbour, meets
-// the catalog. Search answers DecisionRun only when the leader's
+// the catalog. A request nothing else meets is looked up, last, in the
+// property names of what operations return ("calories" of a fruit's
+// nutritions): those operations are its candidates, at a low confidence
+// (results.go, ablation "result-fields"). Search answers DecisionRun only when the leader's
 // confidence is at least runConfidence, its relative margin at least
 // runMargin, it does what the query's verb asks (runAgrees: a read never
 // runs a write nor a write a read; a list of many never runs a read of

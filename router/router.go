@@ -77,9 +77,9 @@ type Options struct {
 	Ablate []string
 
 	// ablation switches, for the evaluation of the method itself.
-	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams, noReturns, noExampleValues bool
-	noClauses, noNames, noFeedback, noSemantic, noRerank                                     bool
-	noPathRanker                                                                             bool
+	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams, noReturns, noExampleValues, noResultFields bool
+	noClauses, noNames, noFeedback, noSemantic, noRerank                                                     bool
+	noPathRanker                                                                                             bool
 	// noRunGate: a run needs neither the re-ranker's probability nor the
 	// nearer margin of the two passes (decide.go).
 	noRunGate bool
@@ -171,6 +171,9 @@ type Router struct {
 
 	namesOnce sync.Once
 	names     []idName // ids and aliases, for Suggest
+
+	resultsOnce sync.Once
+	results     resultIndex // what operations return, the last resort (results.go)
 }
 
 // New builds a router over ops. The operations must not be modified
