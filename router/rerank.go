@@ -645,12 +645,12 @@ func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit i
 // siblingFirst moves ahead of hits[i], a change that only its HTTP method
 // calls one, the first later operation of hits that reads at its path or,
 // when items (the request does not ask for a list), at an item of it:
-// "Returns a list of RepositoryAssociationSummary
-// objects" is GET /associations, not POST /associations, and "Retrieves
-// complete information about one canary" GET /canary/{name}, not POST
-// /canary. A read at the same address is what a read request of it asks;
-// that a POST may read ("Retrieves a list of spaces") holds only where no
-// GET does (ablation "sibling-reads").
+// "Returns a list of RepositoryAssociationSummary objects" is GET
+// /associations, not POST /associations, and "Retrieves complete
+// information about one canary" GET /canary/{name}, not POST /canary. A
+// read at the same address is what a read request of it asks; that a
+// POST may read ("Retrieves a list of spaces") holds only where no GET
+// does (ablation "sibling-reads").
 func (r *Router) siblingFirst(hits []hit, i int, items bool) {
 	w := r.ops[hits[i].d].HTTP
 	if w == nil {
@@ -729,13 +729,13 @@ func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit 
 // primary email address") asks the list, whose parameters filter by it,
 // and keeps it first.
 func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit int, sc *scratch) {
+	if !readsOne(groups, sc.words, qverb) {
+		return
+	}
 	n := min(len(hits), rerankPool)
 	var by []string // the words after "by"
 	if i := slices.Index(sc.words, "by"); i >= 0 {
 		by = sc.words[i+1 : min(len(sc.words), i+4)]
-	}
-	if !readsOne(groups, sc.words, qverb) {
-		return
 	}
 	for i := 0; i < min(limit, n); i++ {
 		d := hits[i].d
