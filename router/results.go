@@ -105,6 +105,7 @@ func (r *Router) lastResort(words []string, f Filter, limit int) []Candidate {
 		words []string
 	}
 	var found []met
+	at := map[uint32]int{} // operation → its place in found
 	for _, w := range words {
 		if isStopWord(w) || isNumber(w) || isQueryFiller(w) {
 			continue
@@ -113,12 +114,13 @@ func (r *Router) lastResort(words []string, f Filter, limit int) []Candidate {
 			if !r.allowed(&f, d) {
 				continue
 			}
-			if i := slices.IndexFunc(found, func(m met) bool { return m.d == d }); i >= 0 {
+			if i, ok := at[d]; ok {
 				if !slices.Contains(found[i].words, w) {
 					found[i].words = append(found[i].words, w)
 				}
 				continue
 			}
+			at[d] = len(found)
 			found = append(found, met{d, []string{w}})
 		}
 	}
