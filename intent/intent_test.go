@@ -3,6 +3,7 @@ package intent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -1006,5 +1007,32 @@ func TestAReadSentAsAWriteIsNotCalledAChange(t *testing.T) {
 	}
 	if env := call(t, s, ToolAsk, `{"action":"glue.get_crawlers"}`); !env.OK || ran["glue.get_crawlers"] != 1 {
 		t.Errorf("the call marked as a read: want ask to run it: %s (ran %v)", env.JSON(), ran)
+	}
+}
+
+// TestParamsOutweighARunTheyDoNotFit: an intent the router is sure of
+// ("list notes" runs notes.list) comes with params only another candidate
+// takes (a note's id). The agent holds the id for that candidate, so that
+// is the one ask runs, and meta says so; params no candidate takes still
+// get invalid_params for the router's choice, and nothing runs.
+func TestParamsOutweighARunTheyDoNotFit(t *testing.T) {
+	s, _ := newTestServer(t, Options{})
+	if res := s.index().router().Search("list notes", s.index().readsFilter(), 5); res.Decision != "run" || res.Candidates[0].Op.ID != "notes.list" {
+		t.Fatalf("the premise: %q should run notes.list on its words, got %s", "list notes", res.Decision)
+	}
+	env := call(t, s, ToolAsk, `{"intent":"list notes","params":{"id":3}}`)
+	if !env.OK || data(t, env)["id"] != 3.0 || env.Meta == nil || env.Meta.RoutedTo != "notes.get" {
+		t.Fatalf("want notes.get run with the id it takes: %s", env.JSON())
+	}
+	if !slices.Contains(env.Meta.Alternatives, "notes.list") {
+		t.Errorf("the router's choice should stay as an alternative: %s", env.JSON())
+	}
+	env = call(t, s, ToolAsk, `{"intent":"list notes","params":{"colour":"red"}}`)
+	if env.Code != CodeInvalidParams || !strings.Contains(env.Error, "notes.list") {
+		t.Fatalf("params nothing takes: want invalid_params for notes.list: %s", env.JSON())
+	}
+	env = call(t, s, ToolAsk, `{"intent":"list notes","params":{"limit":2}}`)
+	if !env.OK || env.Meta.RoutedTo != "notes.list" {
+		t.Fatalf("params the leader takes: want notes.list: %s", env.JSON())
 	}
 }

@@ -120,9 +120,17 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 			&Remedy{Tool: ToolDescribe, Action: top.ID, Fix: "check whether a candidate does what was asked (describe it), then call again with its id as action; or rephrase the intent"})
 	}
 	top := res.Candidates[0].Op
-	if res.Decision != router.DecisionRun && len(in.Params) > 0 {
+	var topErr error // why in's params do not fit top, when the router runs it
+	if res.Decision == router.DecisionRun {
+		topErr = s.validate(top.ID, in.argsJSON())
+	}
+	if len(in.Params) > 0 && (res.Decision != router.DecisionRun || topErr != nil) {
 		// The params the agent sent narrow the choice: when exactly one
-		// candidate accepts them, that is the operation meant.
+		// candidate accepts them, that is the operation meant. They
+		// outweigh the intent's words when the leader, however sure
+		// the router is of it, refuses them: "get the gift card" with
+		// a provider's id and a card's id is the card's read, not the
+		// provider's, which takes no card id.
 		var fits []*operations.Operation
 		for _, c := range res.Candidates {
 			if len(s.info(c.Op).required) > 0 && s.validate(c.Op.ID, in.argsJSON()) == nil {
@@ -146,8 +154,8 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 			map[string]any{"candidates": s.candidateViews(res.Candidates)},
 			&Remedy{Tool: tool, Action: top.ID, Fix: "call again with action set to the right candidate's id"})
 	}
-	if err := s.validate(top.ID, in.argsJSON()); err != nil {
-		env := s.invalidParams(top, err)
+	if topErr != nil {
+		env := s.invalidParams(top, topErr)
 		env.Error = fmt.Sprintf("the intent resolves to %s, but params do not fit it: %s", top.ID, env.Error)
 		s.routingMeta(env, res, top)
 		return nil, env
