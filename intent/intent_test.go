@@ -1036,3 +1036,62 @@ func TestParamsOutweighARunTheyDoNotFit(t *testing.T) {
 		t.Fatalf("params the leader takes: want notes.list: %s", env.JSON())
 	}
 }
+
+// TestParamsThatSeveralCandidatesTake: "get the provider" runs the
+// provider's read on its words, but a provider's id and a card's id fit
+// the card's read and the list of its transactions, not the provider's
+// read. Ask names the two it could mean and runs nothing; without the
+// list, the card's read runs.
+func TestParamsThatSeveralCandidatesTake(t *testing.T) {
+	catalog := func(withTransactions bool) (*Server, map[string]int) {
+		ran := map[string]int{}
+		r := operations.NewRegistry()
+		add := func(id, path, desc, input string) {
+			h := func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+				ran[id]++
+				return json.RawMessage(`{}`), nil
+			}
+			if err := r.Register(operations.Operation{ID: id, Description: desc, Kind: operations.KindRead, Handler: h,
+				Input: json.RawMessage(input), HTTP: &operations.HTTPBinding{Method: "GET", Path: path}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		provider := `{"type":"object","additionalProperties":false,"required":["provider_id"],"properties":{"provider_id":{"type":"integer"}}}`
+		card := `{"type":"object","additionalProperties":false,"required":["provider_id","card_id"],"properties":{"provider_id":{"type":"integer"},"card_id":{"type":"integer"}}}`
+		add("providers.get_provider", "/providers/{provider_id}", "Get a provider by its id.", provider)
+		add("providers.list_providers", "/providers", "List the providers.", `{"type":"object","additionalProperties":false,"properties":{}}`)
+		add("cards.get_card", "/providers/{provider_id}/cards/{card_id}", "Get a card of a provider.", card)
+		if withTransactions {
+			add("cards.list_card_transactions", "/providers/{provider_id}/cards/{card_id}/transactions", "List the transactions of a card.", card)
+		}
+		s, err := New(r, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, ran
+	}
+	s, ran := catalog(true)
+	if res := s.index().router().Search("get the provider", s.index().readsFilter(), 5); res.Decision != "run" || res.Candidates[0].Op.ID != "providers.get_provider" {
+		t.Fatalf("the premise: %q should run the provider's read on its words, got %s", "get the provider", res.Decision)
+	}
+	in := `{"intent":"get the provider","params":{"provider_id":1,"card_id":2}}`
+	env := call(t, s, ToolAsk, in)
+	if env.Code != CodeAmbiguousIntent || env.Remedy == nil || env.Remedy.Action == "providers.get_provider" {
+		t.Fatalf("want ambiguous_intent pointing at a candidate the params fit: %s", env.JSON())
+	}
+	var listed []string
+	for _, c := range details(t, env)["candidates"].([]any) {
+		listed = append(listed, c.(map[string]any)["id"].(string))
+	}
+	slices.Sort(listed)
+	if !slices.Equal(listed, []string{"cards.get_card", "cards.list_card_transactions"}) {
+		t.Errorf("candidates %v, want the two the params fit", listed)
+	}
+	if len(ran) != 0 {
+		t.Fatalf("something ran: %v", ran)
+	}
+	s, ran = catalog(false)
+	if env := call(t, s, ToolAsk, in); !env.OK || env.Meta.RoutedTo != "cards.get_card" || ran["cards.get_card"] != 1 {
+		t.Fatalf("one candidate the params fit: want cards.get_card run: %s", env.JSON())
+	}
+}

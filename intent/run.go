@@ -128,17 +128,25 @@ func (s *Server) routed(res router.Result, tool string, in Input) (*operations.O
 		// The params the agent sent narrow the choice: when exactly one
 		// candidate accepts them, that is the operation meant. They
 		// outweigh the intent's words when the leader, however sure
-		// the router is of it, refuses them: "get the gift card" with
-		// a provider's id and a card's id is the card's read, not the
-		// provider's, which takes no card id.
-		var fits []*operations.Operation
+		// the router is of it, refuses them: a provider's id and a
+		// card's id are for a gift card's read, not for the provider's,
+		// which takes no card id.
+		var fits []router.Candidate
 		for _, c := range res.Candidates {
 			if len(s.info(c.Op).required) > 0 && s.validate(c.Op.ID, in.argsJSON()) == nil {
-				fits = append(fits, c.Op)
+				fits = append(fits, c)
 			}
 		}
 		if len(fits) == 1 {
-			return fits[0], nil
+			return fits[0].Op, nil
+		}
+		if len(fits) > 1 && topErr != nil {
+			// The card's read and the list of its transactions both
+			// take those ids: the agent picks among what they fit,
+			// not the leader, which they do not.
+			return nil, failure(CodeAmbiguousIntent, fmt.Sprintf("the params do not fit %s, which the intent names best; several other candidates take them; pick one", top.ID),
+				map[string]any{"candidates": s.candidateViews(fits)},
+				&Remedy{Tool: tool, Action: fits[0].Op.ID, Fix: "call again with action set to the candidate meant"})
 		}
 	}
 	if res.Decision != router.DecisionRun && len(res.Candidates) == 1 {
