@@ -489,9 +489,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	}
 	sc.implied = false
 	if qverb == verbNone && !r.opts.noVerbs && !unknownAction {
-		qverb = impliedVerb(words[:r.clauseEnd(words)], -1, r.partsOf(words, groups))
+		qverb = r.impliedVerbOf(words, -1, groups)
 		sc.implied = qverb != verbNone
-	} else if qverb == verbRead && r.tu.pluralList && impliedVerb(words[:r.clauseEnd(words)], r.verbSkipped(verbAt), r.partsOf(words, groups)) == verbList {
+	} else if qverb == verbRead && r.tu.pluralList && r.impliedVerbOf(words, r.verbSkipped(verbAt), groups) == verbList {
 		// "show me open tickets": a read of a plural is a list. The
 		// verb is no plural: "Gets a course" reads one.
 		qverb = verbList
@@ -847,6 +847,13 @@ func (r *Router) verbSkipped(verbAt int) int {
 		return -1
 	}
 	return verbAt
+}
+
+// impliedVerbOf is impliedVerb of the request's words up to a describing
+// clause (clauseEnd), a plural of parts of one thing read as one
+// (partsOf).
+func (r *Router) impliedVerbOf(words []string, skip int, groups []group) verbClass {
+	return impliedVerb(words[:r.clauseEnd(words)], skip, r.partsOf(words, groups))
 }
 
 // clauseEnd is the index in words of the first relative pronoun ("that",
