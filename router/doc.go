@@ -21,7 +21,10 @@
 //     "filler-resources"). First-person words ("my", "me") mean the
 //     caller where the catalog names it: as "the authenticated user" in
 //     its text, or as "me" in an HTTP path (GET /me/messages), where "me"
-//     is indexed though a stop word elsewhere (ablation "caller-address").
+//     is indexed though a stop word elsewhere; a segment "myself", "self"
+//     or "whoami" (GET /rest/api/2/myself, /users/self/media) says "me"
+//     too, and like "me" is no address word a request leaves unsaid
+//     (ablation "caller-address").
 //     A path is the caller's by its structure too: a bare "user" segment,
 //     with no parameter before or after it, in a catalog that addresses
 //     users by id in the plural (GET /user/repos beside

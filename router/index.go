@@ -289,9 +289,15 @@ type termCollector struct {
 // of the path the request left unsaid.
 const callerWord = "me"
 
+// callerAliases are the other words an HTTP path names the caller by, as
+// a segment of their own: GET /rest/api/2/myself, /users/self, /whoami.
+// The path says "me" with them, and like "me" they are no words of an
+// operation's address or id that a request leaves unsaid.
+var callerAliases = map[string]bool{"myself": true, "self": true, "whoami": true}
+
 func (c *termCollector) add(wb []byte) {
 	w := string(wb)
-	if isStopWord(w) || isNumber(w) {
+	if isStopWord(w) || isNumber(w) || callerAliases[w] {
 		return
 	}
 	also := c.also[w]
@@ -664,6 +670,14 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 						}
 					}
 					v.words[w] = wi
+				}
+				if v.callerTerms && f == fPath && callerAliases[string(wb)] {
+					// GET /myself, /users/self, /whoami: the caller,
+					// as "me" says it.
+					cur = append(cur, mkEntry(v.intern(callerWord), f, 1))
+					if !opts.noStem {
+						cur = append(cur, mkEntry(v.intern(stemKey(stem(callerWord))), f, 1))
+					}
 				}
 				if wi.skip && v.callerTerms && f == fPath && string(wb) == callerWord {
 					wi = wordInfo{surface: v.intern(callerWord), stem: v.intern(stemKey(stem(callerWord)))}

@@ -699,6 +699,33 @@ func TestMeInAPathIsTheCaller(t *testing.T) {
 	}
 }
 
+// "myself", "self" and "whoami" are the caller in a path as "me" is: Jira
+// answers "who am I" at GET /rest/api/2/myself, with no summary that says
+// so; Instagram's caller is /users/self.
+func TestOtherWordsForMeInAPath(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("issues.api.get_myself", "GET", "", "/rest/api/2/myself", operations.KindRead),
+		httpOp("issues.api.get_user", "GET", "Returns a user.", "/rest/api/2/user", operations.KindRead),
+		httpOp("issues.api.get_user_columns", "GET", "Returns the default issue table columns for the user.", "/rest/api/2/user/columns", operations.KindRead),
+		httpOp("issues.api.get_project", "GET", "Returns all projects visible to the user.", "/rest/api/2/project", operations.KindRead),
+		httpOp("photos.users.get_users_self_media", "GET", "Get the most recent media published by the owner of the access token.", "/users/self/media/recent", operations.KindRead),
+		httpOp("photos.users.get_users_user_id_media", "GET", "Get the most recent media published by a user.", "/users/{user_id}/media/recent", operations.KindRead),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"caller-address"}})
+	for q, want := range map[string]string{
+		"show my profile":        "issues.api.get_myself",
+		"my most recent media":   "photos.users.get_users_self_media",
+		"recent photos I posted": "photos.users.get_users_self_media",
+	} {
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
+			t.Errorf("%q with caller-address off still leads with %s: the test does not test the rule", q, want)
+		}
+	}
+}
+
 func TestABareSingularPathIsTheCaller(t *testing.T) {
 	// The user-scoped operations' descriptions speak of the
 	// authenticated user more than the caller's own do, as GitHub's
