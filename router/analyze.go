@@ -208,7 +208,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		vc := verbNone
 		pv := ""
 		opensToRead := false
-		if !r.opts.noVerbs && qverb == verbNone && (slot < 0 || i == slot) && !(r.tu.modifiers && i > 0 && modifies(words[i-1])) {
+		if !r.opts.noVerbs && qverb == verbNone && (slot < 0 || i == slot) && !(r.tu.modifiers && i > 0 && modifies(words[i-1]) && !(preamble && i == slot)) {
 			vc = verbLexicon[w]
 			if vc == verbNone && r.tu.reversals {
 				vc = reversedVerb(w)
@@ -708,7 +708,8 @@ func verbSlot(words []string) int {
 
 // preambleSlot returns the index of the verb after a preamble that a
 // description puts before its action, or -1: leading adverbs
-// ("Permanently deletes a folder"); a subject of at most three words
+// ("Permanently deletes a folder"); "this" as the subject ("This deletes
+// alarms"); a subject of at most three words
 // after "this" or "the" ("This operation deletes a vault", "The
 // DeleteDomain operation deletes a domain"), where the verb is in the
 // third person; "use this (or the) ... to" before the verb ("Use this
@@ -732,6 +733,9 @@ func preambleSlot(words []string) int {
 		if thirdPerson(i) {
 			return i
 		}
+	case w == "this" && thirdPersonVerb(words[1]):
+		// "This deletes alarms and timers": the pronoun is the subject.
+		return 1
 	case w == "this" || w == "the":
 		for i := 2; i < len(words) && i <= 4; i++ {
 			if thirdPerson(i) {
@@ -789,9 +793,13 @@ func clauseSlot(intent string, words []string) int {
 // it. A plural before anything else is a noun ("the pending invites",
 // "this repo's tags", "Weekly updates of the vaults").
 func verbWithObject(words []string, i int) bool {
-	w := words[i]
-	return len(w) > 3 && w[len(w)-1] == 's' && plural(w) != w && learnedVerb(w) != verbNone &&
-		i+1 < len(words) && determines(words[i+1])
+	return thirdPersonVerb(words[i]) && i+1 < len(words) && determines(words[i+1])
+}
+
+// thirdPersonVerb reports whether w is the third person of a verb of the
+// learned table ("deletes", "returns").
+func thirdPersonVerb(w string) bool {
+	return len(w) > 3 && w[len(w)-1] == 's' && plural(w) != w && learnedVerb(w) != verbNone
 }
 
 // clauseOpeners are the words that open a phrase a comma closes before

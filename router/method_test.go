@@ -1462,7 +1462,8 @@ func TestSearchIsSafeForConcurrentUse(t *testing.T) {
 }
 
 // TestAVerbAfterAPreamble: a request that puts a preamble before its
-// verb ("Permanently deletes ...", "This operation deletes ...", "Use
+// verb ("Permanently deletes ...", "This operation deletes ...", "This
+// deletes ...", "Use
 // this method to stop ...") asks what that verb asks. On a read-only
 // server the answer says writes are hidden instead of offering the reads
 // as a choice; with every operation, the write leads. A plural with no
@@ -1489,6 +1490,7 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 		"The DeleteVault operation deletes the vault.":         {operations.KindDestructive, "glacier.vaults.delete_vault"},
 		"Given a vault name, deletes the vault.":               {operations.KindDestructive, "glacier.vaults.delete_vault"},
 		"For empty vaults only: Deletes a vault.":              {operations.KindDestructive, "glacier.vaults.delete_vault"},
+		"This deletes an empty vault for good.":                {operations.KindDestructive, "glacier.vaults.delete_vault"},
 	} {
 		res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5)
 		if res.Verb != want.verb || res.Decision != DecisionNoMatch {
@@ -1510,7 +1512,7 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 	if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Hidden != nil {
 		t.Errorf("%q with preambles off: hidden %v (the test does not test the rule)", q, res.Hidden.ID)
 	}
-	for _, q := range []string{"The number of issues in a vault", "Weekly reports of the vaults", "the pending invites", "this vault's tags"} {
+	for _, q := range []string{"The number of issues in a vault", "Weekly reports of the vaults", "the pending invites", "this vault's tags", "this jobs list"} {
 		if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Verb.IsWrite() {
 			t.Errorf("%q, read-only: verb %q; want no write asked", q, res.Verb)
 		}
