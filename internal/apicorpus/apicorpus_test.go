@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/intentsrv/intentsrv/operations"
 )
 
 func TestSplitIsAboutOneInFive(t *testing.T) {
@@ -230,5 +232,51 @@ func TestForeignIsAnotherProvidersSummaries(t *testing.T) {
 	// One provider only: nothing to ask.
 	if g := Foreign(apis[:2], 0, 10, nil); len(g) != 0 {
 		t.Errorf("Foreign among one provider's APIs = %q, want none", g)
+	}
+}
+
+// The paraphrase case asks each operation its description's first
+// sentence where that sentence says its summary in other words, and
+// neither the sentence nor the summary is left in the index for it to be
+// found by; a first sentence that is the summary, a note about something
+// else, or markup asks nothing.
+func TestLoadDescribedAsksParaphrases(t *testing.T) {
+	doc := `{"openapi": "3.0.0", "info": {"title": "billing", "version": "1"}, "paths": {
+	  "/payments": {"get": {"operationId": "listPayments", "summary": "List payments",
+	    "description": "Retrieves the information about all payments from your customer accounts. Filter by status."}},
+	  "/payments/{id}": {"get": {"operationId": "getPayment", "summary": "Get a payment",
+	    "description": "Get a payment."},
+	    "delete": {"operationId": "deletePayment", "summary": "Delete a payment",
+	    "description": "This feature was introduced in version 8. It cannot be undone."}},
+	  "/refunds": {"get": {"operationId": "listRefunds", "summary": "List refunds",
+	    "description": "**Note:** refunds of the last day are listed too."}}}}`
+	file := filepath.Join(t.TempDir(), "billing.json")
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadDescribed(API{Name: "billing", File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Ops) != 4 {
+		t.Fatalf("%d ops, want 4", len(c.Ops))
+	}
+	want := "Retrieves the information about all payments from your customer accounts."
+	if len(c.Queries) != 1 || c.Queries[0].Text != want || len(c.Queries[0].Labels) != 1 {
+		t.Fatalf("queries %+v, want only %q, with one label", c.Queries, want)
+	}
+	for _, op := range c.Ops {
+		text := strings.ToLower(op.Summary + " " + op.Description)
+		for _, leak := range []string{"retrieves the information", "list payments", "this feature was introduced"} {
+			if strings.Contains(text, leak) {
+				t.Errorf("%q is in the index: %s reads %q / %q", leak, op.ID, op.Summary, op.Description)
+			}
+		}
+		if strings.Contains(strings.ToLower(op.ID), "listpayments") || strings.Contains(op.ID, "list_payments") {
+			t.Errorf("operationId leaked into id %s", op.ID)
+		}
+	}
+	if !slices.ContainsFunc(c.Ops, func(op *operations.Operation) bool { return strings.Contains(op.Description, "Filter by status.") }) {
+		t.Error("the rest of a description went with its first sentence")
 	}
 }

@@ -58,6 +58,21 @@ func SizeBucket(n int) string {
 // index word for word. An API whose description does not parse is an
 // error; one with no summary gives a case with no queries.
 func Load(a API) (*Case, error) {
+	return load(a, func(data []byte, ops []openapi.Op) ([]byte, error) {
+		return withhold(data, firstSentences(ops))
+	}, func(op openapi.Op) string {
+		if s := strings.TrimSpace(op.Summary); !restatesPath(s) {
+			return s
+		}
+		return ""
+	})
+}
+
+// load builds a case of a: the description as published, parsed for the
+// queries (query of each operation, "" for none), and the description
+// withheld returns, parsed for the index. Operations whose queries read
+// the same (case aside) are that query's labels.
+func load(a API, withheld func(data []byte, ops []openapi.Op) ([]byte, error), query func(openapi.Op) string) (*Case, error) {
 	data, err := os.ReadFile(a.File)
 	if err != nil {
 		return nil, err
@@ -66,11 +81,11 @@ func Load(a API) (*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", a.Name, err)
 	}
-	withheld, err := withhold(data, firstSentences(full.Ops))
+	blindData, err := withheld(data, full.Ops)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", a.Name, err)
 	}
-	blind, err := openapi.Parse("api", withheld, openapi.ParseOptions{})
+	blind, err := openapi.Parse("api", blindData, openapi.ParseOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("%s (withheld): %w", a.Name, err)
 	}
@@ -80,22 +95,22 @@ func Load(a API) (*Case, error) {
 		idOf[op.HTTP.Method+" "+op.HTTP.Path] = op.ID
 		c.Ops = append(c.Ops, &op)
 	}
-	bySummary := map[string][]string{}
+	byText := map[string][]string{}
 	var order []string
 	for _, op := range full.Ops {
 		id, ok := idOf[op.Method+" "+op.Path]
-		s := strings.TrimSpace(op.Summary)
-		if !ok || s == "" || restatesPath(s) {
+		q := query(op)
+		if !ok || q == "" {
 			continue
 		}
-		key := strings.ToLower(s)
-		if _, seen := bySummary[key]; !seen {
-			order = append(order, s)
+		key := strings.ToLower(q)
+		if _, seen := byText[key]; !seen {
+			order = append(order, q)
 		}
-		bySummary[key] = append(bySummary[key], id)
+		byText[key] = append(byText[key], id)
 	}
-	for _, s := range order {
-		c.Queries = append(c.Queries, Query{Text: s, Labels: bySummary[strings.ToLower(s)]})
+	for _, q := range order {
+		c.Queries = append(c.Queries, Query{Text: q, Labels: byText[strings.ToLower(q)]})
 	}
 	return c, nil
 }
@@ -255,4 +270,101 @@ func sampleSummaries(a API, n int, served map[string]bool) ([]string, error) {
 		return cmp.Or(cmp.Compare(hashName("foreign:"+a), hashName("foreign:"+b)), strings.Compare(a, b))
 	})
 	return texts[:min(n, len(texts))], nil
+}
+
+// LoadDescribed builds the paraphrase case of a: the same catalog, asked
+// in other words. Each operation that has a summary and a description
+// whose first sentence says something else ("List payments" described as
+// "Retrieves the information about all payments from all your customer
+// accounts.") gives that first sentence as its query. The index withholds
+// every operationId, every summary (the query's own paraphrase) and every
+// description's first sentence, so that no query is in the index word for
+// word; the rest of each description stays. A first sentence of fewer than
+// three words or more than maxDescribedWords, one that does not open with
+// a letter (markup, a note in bold), or one that shares no word with its
+// summary (a note, not a paraphrase) is asked of nobody.
+func LoadDescribed(a API) (*Case, error) {
+	return load(a, func(data []byte, _ []openapi.Op) ([]byte, error) {
+		return withholdFirstSentences(data)
+	}, func(op openapi.Op) string {
+		if s := strings.TrimSpace(op.Summary); s != "" && !restatesPath(s) {
+			return describedQuery(op.Description, s)
+		}
+		return ""
+	})
+}
+
+// maxDescribedWords bounds a described query: a longer first sentence is
+// a paragraph, not a request.
+const maxDescribedWords = 40
+
+// describedQuery returns the first sentence of description as a query, ""
+// when it is no paraphrase of summary (the same words, case and final
+// stop aside), too short or too long, or does not open with a letter.
+func describedQuery(description, summary string) string {
+	q := sanitize.Summary(openapi.FirstSentence(description))
+	if q == "" || strings.EqualFold(strings.TrimRight(q, ". "), strings.TrimRight(summary, ". ")) {
+		return ""
+	}
+	if r := q[0]; !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+		return ""
+	}
+	if n := len(strings.Fields(q)); n < 3 || n > maxDescribedWords || !sharesAWord(q, summary) {
+		return ""
+	}
+	return q
+}
+
+// sharesAWord reports whether a and b have a word of four letters or more
+// in common (case and a final "s" aside): a first sentence that shares
+// none with its summary is about something else ("This feature was
+// introduced in 8.13" of "List project boards"), not a paraphrase.
+func sharesAWord(a, b string) bool {
+	words := func(s string) []string {
+		var out []string
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+			if len(w) >= 4 {
+				out = append(out, strings.TrimSuffix(w, "s"))
+			}
+		}
+		return out
+	}
+	bw := words(b)
+	for _, w := range words(a) {
+		if slices.Contains(bw, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// withholdFirstSentences removes every operation's operationId and
+// summary from an OpenAPI document, and the first sentence of its
+// description (LoadDescribed's queries).
+func withholdFirstSentences(data []byte) ([]byte, error) {
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	paths, _ := doc["paths"].(map[string]any)
+	for _, item := range paths {
+		ops, _ := item.(map[string]any)
+		for _, v := range ops {
+			op, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			delete(op, "operationId")
+			delete(op, "summary")
+			d, _ := op["description"].(string)
+			d = strings.TrimSpace(d)
+			first := openapi.FirstSentence(d)
+			if rest := strings.TrimLeft(d[len(first):], ".:;,- \n"); rest == "" {
+				delete(op, "description")
+			} else {
+				op["description"] = rest
+			}
+		}
+	}
+	return json.Marshal(doc)
 }

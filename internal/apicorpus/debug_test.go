@@ -21,7 +21,11 @@ func TestDebugCase(t *testing.T) {
 	if file == "" || qs == "" {
 		t.Skip("APICORPUS_FILE and APICORPUS_Q not set")
 	}
-	c, err := Load(API{Name: "debug", File: file})
+	load := Load
+	if os.Getenv("APICORPUS_DESCRIBED") != "" {
+		load = LoadDescribed // the index of --queries-from descriptions
+	}
+	c, err := load(API{Name: "debug", File: file})
 	if err != nil {
 		t.Fatal(err)
 	}
