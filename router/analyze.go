@@ -712,15 +712,27 @@ func verbSlot(words []string) int {
 // alarms"); a subject of at most three words
 // after "this" or "the" ("This operation deletes a vault", "The
 // DeleteDomain operation deletes a domain"), where the verb is in the
-// third person; "use this (or the) ... to" before the verb ("Use this
-// method to stop a backfill job"). A request that starts with a verb has
+// third person; "use (call, invoke) this (or the) ... to" before the verb
+// ("Use this method to stop a backfill job", "Call this endpoint to get
+// the number of projects"). A request that starts with a verb has
 // no preamble. The verb found must be one: the third person of a verb of
 // the lexicon or of the learned table, after a subject or adverbs (not
 // after a preposition or a determiner: "The number of issues" has none)
 // and before a determiner ("the pending invites" is a noun phrase); any
 // word after "to".
 func preambleSlot(words []string) int {
-	if len(words) < 2 || learnedVerb(words[0]) != verbNone {
+	if len(words) < 2 {
+		return -1
+	}
+	if w := words[0]; (w == "use" || w == "call" || w == "invoke") && (words[1] == "this" || words[1] == "the") {
+		for i := 2; i+1 < len(words) && i <= 5; i++ {
+			if words[i] == "to" {
+				return i + 1
+			}
+		}
+		return -1
+	}
+	if learnedVerb(words[0]) != verbNone {
 		return -1
 	}
 	thirdPerson := func(i int) bool { return !modifies(words[i-1]) && verbWithObject(words, i) }
@@ -743,12 +755,6 @@ func preambleSlot(words []string) int {
 			}
 			if modifies(words[i]) {
 				break
-			}
-		}
-	case w == "use" && (words[1] == "this" || words[1] == "the"):
-		for i := 2; i+1 < len(words) && i <= 5; i++ {
-			if words[i] == "to" {
-				return i + 1
 			}
 		}
 	}

@@ -1505,12 +1505,21 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 	}
 	// After "use this ... to" the action is the verb, known or not: a
 	// hidden call named for it is what the request asks.
-	q := "Use this method to stop a retrieval job."
-	if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Decision != DecisionNoMatch || res.Hidden == nil || res.Hidden.ID != "glacier.jobs.post_job_stop" {
-		t.Errorf("%q, read-only: %s %v, hidden %v; want no_match naming the stop call", q, res.Decision, candidateIDs(res), res.Hidden)
+	for _, q := range []string{"Use this method to stop a retrieval job.", "Call this endpoint to stop a retrieval job."} {
+		if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Decision != DecisionNoMatch || res.Hidden == nil || res.Hidden.ID != "glacier.jobs.post_job_stop" {
+			t.Errorf("%q, read-only: %s %v, hidden %v; want no_match naming the stop call", q, res.Decision, candidateIDs(res), res.Hidden)
+		}
+		if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Hidden != nil {
+			t.Errorf("%q with preambles off: hidden %v (the test does not test the rule)", q, res.Hidden.ID)
+		}
 	}
-	if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Hidden != nil {
-		t.Errorf("%q with preambles off: hidden %v (the test does not test the rule)", q, res.Hidden.ID)
+	// "Call this ... to get" asks to read, not to call anything.
+	q := "Call this endpoint to get the jobs of a vault."
+	if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Verb != operations.KindRead || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "glacier.jobs.get_jobs" {
+		t.Errorf("%q, read-only: verb %q, %v; want a read of the jobs", q, res.Verb, candidateIDs(res))
+	}
+	if res := off.Search(q, Filter{Only: off.Mask(notWrite)}, 5); res.Verb == operations.KindRead {
+		t.Errorf("%q with preambles off: verb %q (the test does not test the rule)", q, res.Verb)
 	}
 	for _, q := range []string{"The number of issues in a vault", "Weekly reports of the vaults", "the pending invites", "this vault's tags", "this jobs list"} {
 		if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Verb.IsWrite() {
