@@ -712,7 +712,8 @@ func verbSlot(words []string) int {
 // alarms"); a subject of at most three words
 // after "this" or "the" ("This operation deletes a vault", "The
 // DeleteDomain operation deletes a domain"), where the verb is in the
-// third person; "use (call, invoke) this (or the) ... to" before the verb
+// third person (before a determiner, or after a word for the operation:
+// operationNouns); "use (call, invoke) this (or the) ... to" before the verb
 // ("Use this method to stop a backfill job", "Call this endpoint to get
 // the number of projects"). A request that starts with a verb has
 // no preamble. The verb found must be one: the third person of a verb of
@@ -750,7 +751,7 @@ func preambleSlot(words []string) int {
 		return 1
 	case w == "this" || w == "the":
 		for i := 2; i < len(words) && i <= 4; i++ {
-			if thirdPerson(i) {
+			if thirdPerson(i) || operationNouns[words[i-1]] && thirdPersonVerb(words[i]) {
 				return i
 			}
 			if modifies(words[i]) {
@@ -800,6 +801,15 @@ func clauseSlot(intent string, words []string) int {
 // "this repo's tags", "Weekly updates of the vaults").
 func verbWithObject(words []string, i int) bool {
 	return thirdPersonVerb(words[i]) && i+1 < len(words) && determines(words[i+1])
+}
+
+// operationNouns are the words a description calls its operation by: after
+// one of them ("This call fetches details", "The endpoint returns
+// users"), a verb in the third person is the action, with or without a
+// determiner after it.
+var operationNouns = map[string]bool{
+	"endpoint": true, "operation": true, "method": true, "api": true, "call": true,
+	"function": true, "request": true, "route": true, "service": true, "action": true,
 }
 
 // thirdPersonVerb reports whether w is the third person of a verb of the

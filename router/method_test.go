@@ -1491,6 +1491,7 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 		"Given a vault name, deletes the vault.":               {operations.KindDestructive, "glacier.vaults.delete_vault"},
 		"For empty vaults only: Deletes a vault.":              {operations.KindDestructive, "glacier.vaults.delete_vault"},
 		"This deletes an empty vault for good.":                {operations.KindDestructive, "glacier.vaults.delete_vault"},
+		"This endpoint deletes empty vaults for good.":         {operations.KindDestructive, "glacier.vaults.delete_vault"},
 	} {
 		res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5)
 		if res.Verb != want.verb || res.Decision != DecisionNoMatch {
