@@ -234,8 +234,9 @@
 //     you", "could you", "please") the action is the word in the verb's
 //     place (verbSlot): "I'm writing an article; can you list the
 //     continents" lists. After a preamble a description puts before its
-//     action (leading adverbs, "This operation ...", "The DeleteDomain
-//     operation ...", "Use this method to ...", an opening phrase a colon
+//     action (leading adverbs, "This operation ...", "This deletes ...",
+//     "The DeleteDomain operation ...", "Use (call, invoke) this method
+//     to ...", an opening phrase a colon
 //     or a comma closes: "Given a device ID, initiates ..."; clauseSlot),
 //     the action is the verb after it, read in the third person as well
 //     ("Permanently deletes a folder"; preambleSlot, ablation

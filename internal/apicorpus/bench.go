@@ -68,10 +68,10 @@ func Load(a API) (*Case, error) {
 	})
 }
 
-// load builds a case of a: the description as published, parsed for the
-// queries (query of each operation, "" for none), and the description
-// withheld returns, parsed for the index. Operations whose queries read
-// the same (case aside) are that query's labels.
+// load builds a case of a: its description as published, parsed for the
+// queries (query gives each operation's, "" for none), and as withheld
+// returns it, parsed for the index. The operations whose queries read the
+// same (case aside) are that query's labels.
 func load(a API, withheld func(data []byte, ops []openapi.Op) ([]byte, error), query func(openapi.Op) string) (*Case, error) {
 	data, err := os.ReadFile(a.File)
 	if err != nil {
