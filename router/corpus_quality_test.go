@@ -76,25 +76,34 @@ func corpusPackage(t *testing.T) string {
 	return pkg
 }
 
-func TestOpenAPIDirectorySample(t *testing.T) {
-	pkg := corpusPackage(t)
-	apis, err := apicorpus.List(pkg, apicorpus.SplitReport)
+// forSample calls fn with each case load makes of CI's fixed sample of the
+// report split that has queries and two operations or more: the sample,
+// the API's place in it, the case and its queries.
+func forSample(t *testing.T, load func(apicorpus.API) (*apicorpus.Case, error), fn func(sample []apicorpus.API, i int, c *apicorpus.Case, qs []Query)) {
+	t.Helper()
+	apis, err := apicorpus.List(corpusPackage(t), apicorpus.SplitReport)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var router, bm25, foreign Tally
-	n := 0
 	sample := apicorpus.Sample(apis, corpusSampleAPIs)
 	for i, a := range sample {
-		c, err := apicorpus.Load(a)
+		c, err := load(a)
 		if err != nil || len(c.Queries) == 0 || len(c.Ops) < 2 {
 			continue
 		}
-		n++
 		qs := make([]Query, len(c.Queries))
 		for k, q := range c.Queries {
 			qs[k] = Query{Query: q.Text, Labels: q.Labels}
 		}
+		fn(sample, i, c, qs)
+	}
+}
+
+func TestOpenAPIDirectorySample(t *testing.T) {
+	var router, bm25, foreign Tally
+	n := 0
+	forSample(t, apicorpus.Load, func(sample []apicorpus.API, i int, c *apicorpus.Case, qs []Query) {
+		n++
 		r := New(c.Ops, Options{})
 		router.Add(r, qs, EvalOptions{})
 		bm25.Add(New(c.Ops, Options{Ablate: []string{"bm25"}}), qs, EvalOptions{})
@@ -103,7 +112,7 @@ func TestOpenAPIDirectorySample(t *testing.T) {
 			fq = append(fq, Query{Query: s})
 		}
 		foreign.Add(r, fq, EvalOptions{})
-	}
+	})
 	m, b := router.Report(false).All, bm25.Report(false).All
 	t.Logf("%d APIs, %d queries: router top-1 %.3f hit@5 %.3f nDCG@10 %.3f empty %.4f false runs %d (deletes %d); BM25F top-1 %.3f hit@5 %.3f nDCG@10 %.3f",
 		n, m.N, m.Top1, m.Hit5, m.NDCG10, m.EmptyRate, m.FalseRuns, m.FalseDeletes, b.Top1, b.Hit5, b.NDCG10)
@@ -147,26 +156,13 @@ const (
 )
 
 func TestOpenAPIDirectoryParaphraseSample(t *testing.T) {
-	pkg := corpusPackage(t)
-	apis, err := apicorpus.List(pkg, apicorpus.SplitReport)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var router, bm25 Tally
 	n := 0
-	for _, a := range apicorpus.Sample(apis, corpusSampleAPIs) {
-		c, err := apicorpus.LoadDescribed(a)
-		if err != nil || len(c.Queries) == 0 || len(c.Ops) < 2 {
-			continue
-		}
+	forSample(t, apicorpus.LoadDescribed, func(_ []apicorpus.API, _ int, c *apicorpus.Case, qs []Query) {
 		n++
-		qs := make([]Query, len(c.Queries))
-		for k, q := range c.Queries {
-			qs[k] = Query{Query: q.Text, Labels: q.Labels}
-		}
 		router.Add(New(c.Ops, Options{}), qs, EvalOptions{})
 		bm25.Add(New(c.Ops, Options{Ablate: []string{"bm25"}}), qs, EvalOptions{})
-	}
+	})
 	m, b := router.Report(false).All, bm25.Report(false).All
 	t.Logf("%d APIs, %d queries: router top-1 %.3f hit@5 %.3f nDCG@10 %.3f empty %.4f false runs %d (deletes %d) reads as writes %.4f; BM25F top-1 %.3f hit@5 %.3f nDCG@10 %.3f",
 		n, m.N, m.Top1, m.Hit5, m.NDCG10, m.EmptyRate, m.FalseRuns, m.FalseDeletes, m.ReadsAsWrites, b.Top1, b.Hit5, b.NDCG10)

@@ -159,6 +159,30 @@ func firstSentences(ops []openapi.Op) map[string]string {
 // description without the first sentence that summarises it, in place of
 // its description (firstSentences).
 func withhold(data []byte, rest map[string]string) ([]byte, error) {
+	return withholdNames(data, func(method, path string, op map[string]any) {
+		summary, _ := op["summary"].(string)
+		if strings.TrimSpace(summary) == "" {
+			if r, ok := rest[strings.ToUpper(method)+" "+path]; ok {
+				setDescription(op, r)
+			}
+			return
+		}
+		if d, ok := op["description"].(string); ok {
+			d = strings.TrimSpace(d)
+			s := strings.TrimSpace(summary)
+			if strings.EqualFold(strings.TrimRight(d, ". "), strings.TrimRight(s, ". ")) {
+				delete(op, "description")
+			} else if len(d) >= len(s) && strings.EqualFold(d[:len(s)], s) {
+				op["description"] = strings.TrimLeft(d[len(s):], ".:;,- \n")
+			}
+		}
+	})
+}
+
+// withholdNames rewrites an OpenAPI document: fn sees each operation as
+// published (its method, path and object) and may change its text, then
+// the operation's operationId and summary are removed.
+func withholdNames(data []byte, fn func(method, path string, op map[string]any)) ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, err
@@ -167,35 +191,24 @@ func withhold(data []byte, rest map[string]string) ([]byte, error) {
 	for path, item := range paths {
 		ops, _ := item.(map[string]any)
 		for method, v := range ops {
-			op, ok := v.(map[string]any)
-			if !ok {
-				continue
-			}
-			summary, _ := op["summary"].(string)
-			delete(op, "operationId")
-			delete(op, "summary")
-			if strings.TrimSpace(summary) == "" {
-				if r, ok := rest[strings.ToUpper(method)+" "+path]; ok {
-					if r == "" {
-						delete(op, "description")
-					} else {
-						op["description"] = r
-					}
-				}
-				continue
-			}
-			if d, ok := op["description"].(string); ok {
-				d = strings.TrimSpace(d)
-				s := strings.TrimSpace(summary)
-				if strings.EqualFold(strings.TrimRight(d, ". "), strings.TrimRight(s, ". ")) {
-					delete(op, "description")
-				} else if len(d) >= len(s) && strings.EqualFold(d[:len(s)], s) {
-					op["description"] = strings.TrimLeft(d[len(s):], ".:;,- \n")
-				}
+			if op, ok := v.(map[string]any); ok {
+				fn(method, path, op)
+				delete(op, "operationId")
+				delete(op, "summary")
 			}
 		}
 	}
 	return json.Marshal(doc)
+}
+
+// setDescription sets op's description to d, or removes it when d is
+// empty.
+func setDescription(op map[string]any, d string) {
+	if d == "" {
+		delete(op, "description")
+		return
+	}
+	op["description"] = d
 }
 
 // restatesPath reports whether a summary only restates the method and path
@@ -342,29 +355,9 @@ func sharesAWord(a, b string) bool {
 // summary from an OpenAPI document, and the first sentence of its
 // description (LoadDescribed's queries).
 func withholdFirstSentences(data []byte) ([]byte, error) {
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, err
-	}
-	paths, _ := doc["paths"].(map[string]any)
-	for _, item := range paths {
-		ops, _ := item.(map[string]any)
-		for _, v := range ops {
-			op, ok := v.(map[string]any)
-			if !ok {
-				continue
-			}
-			delete(op, "operationId")
-			delete(op, "summary")
-			d, _ := op["description"].(string)
-			d = strings.TrimSpace(d)
-			first := openapi.FirstSentence(d)
-			if rest := strings.TrimLeft(d[len(first):], ".:;,- \n"); rest == "" {
-				delete(op, "description")
-			} else {
-				op["description"] = rest
-			}
-		}
-	}
-	return json.Marshal(doc)
+	return withholdNames(data, func(_, _ string, op map[string]any) {
+		d, _ := op["description"].(string)
+		d = strings.TrimSpace(d)
+		setDescription(op, strings.TrimLeft(d[len(openapi.FirstSentence(d)):], ".:;,- \n"))
+	})
 }
