@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -46,10 +47,24 @@ func main() {
 	seed := flag.Uint64("seed", 1, "ranker stage: starting weights of the tanh units (1, the default, is the shipped fit's); fits that differ only in it measure the fit's noise")
 	groupPower := flag.Float64("group-power", defaultGroupPower, "ranker stage: a provider's queries weigh 1/n^p in the linear weights' fit (n: its number of queries)")
 	pathGroupPower := flag.Float64("group-power-paths", defaultGroupPower, "ranker stage: the same for the weights for pools with HTTP paths")
+	check := flag.Bool("check", false, "write nothing: regenerate the stage's files (the vectors stage: vectors and verbs; ranker: both weight sets) and exit 1, naming each, where the repository's differ from what the pinned corpus makes (a ranker file's recorded validation aside)")
 	sizes := flag.String("validate-hidden", "", "ranker stage: comma-separated hidden sizes to compare on the held-out half before the fit (implies -validate)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var err error
+	var checks []checked
+	if *check {
+		tmp, terr := os.MkdirTemp("", "vecgen-check-")
+		if terr != nil {
+			fmt.Fprintln(os.Stderr, "vecgen:", terr)
+			os.Exit(1)
+		}
+		defer os.RemoveAll(tmp)
+		for _, f := range []*string{out, verbsOut, rankerOut, pathRankerOut} {
+			checks = append(checks, checked{shipped: *f, made: filepath.Join(tmp, filepath.Base(*f))})
+			*f = checks[len(checks)-1].made
+		}
+	}
 	switch *stage {
 	case "vectors":
 		err = run(*dir, *out, *verbsOut, *dims, log)
@@ -63,6 +78,9 @@ func main() {
 		}
 	default:
 		err = fmt.Errorf("unknown stage %q (vectors, verbs or ranker)", *stage)
+	}
+	if err == nil && *check {
+		err = compareMade(checks, *stage)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vecgen:", err)
