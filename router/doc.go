@@ -224,7 +224,11 @@
 //     structure, whatever the number of its name),
 //     unless it finds the thing by a filter of the list's that the item's
 //     address does not take ("Retrieve an attribute by path"; itemsFirst,
-//     ablation "items-first"). The re-ranker orders its
+//     ablation "items-first"). A question that asks for something (a
+//     wh-word first: "who starred this repo") has no read whose HTTP
+//     status is its whole answer (a GET with no response body, GitHub's
+//     204-or-404 checks) before a read that returns data and matches as
+//     much of it (dataFirst, ablation "data-questions"). The re-ranker orders its
 //     pool only, and a run also needs the
 //     leader's probability under the linear weights (the softmax of the
 //     pool, the quantity runProbability was set on) to reach

@@ -748,6 +748,44 @@ func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit i
 	}
 }
 
+// dataFirst reorders the first limit of hits of a question that asks
+// for something ("who starred this repo", "which orgs am I in", "how many
+// stars"; a wh-word first, not "why") so that a read that answers only
+// yes or no does not stand before a read that returns data and matches
+// as much of the question (contentCoverage). A read answers only yes or
+// no when it is a GET or HEAD whose responses declare no body: its status
+// is the answer (GitHub's "Check if a repository is starred by the
+// authenticated user" answers 204 or 404). "Is this repo starred?" keeps
+// it first. Operations without an HTTP binding, and catalogs whose
+// operations declare no responses at all, never move. The scores stay
+// where they were, in order; the operations move (ablation
+// "data-questions").
+func (r *Router) dataFirst(groups []group, hits []hit, limit int, sc *scratch) {
+	if len(sc.words) == 0 || !whWords[sc.words[0]] || sc.words[0] == "why" {
+		return
+	}
+	n := min(len(hits), rerankPool)
+	for i := 0; i < min(limit, n); i++ {
+		if !r.statusOnly(hits[i].d) {
+			continue
+		}
+		c := contentCoverage(groups, sc.mask[hits[i].d])
+		for j := i + 1; j < n; j++ {
+			if d := hits[j].d; !r.statusOnly(d) && !r.makesChange(d) && contentCoverage(groups, sc.mask[d]) >= c {
+				moveUp(hits, j, i)
+				break
+			}
+		}
+	}
+}
+
+// statusOnly reports whether operation d is a read whose answer is its
+// HTTP status: a GET or HEAD with no response body declared.
+func (r *Router) statusOnly(d uint32) bool {
+	h := r.ops[d].HTTP
+	return h != nil && (strings.EqualFold(h.Method, "GET") || strings.EqualFold(h.Method, "HEAD")) && len(r.ops[d].Output) == 0
+}
+
 // itemOf reports whether operation e reads one item of the collection
 // that operation d reads: both GET, d's path ending in a literal segment
 // and e's d's with one parameter segment more.

@@ -156,3 +156,26 @@ func TestSiblingReadsFirst(t *testing.T) {
 	// A request to change keeps the change first.
 	leads(t, New(ops, Options{}), map[string]string{"Creates a canary": "synth.canaries.post_canaries"})
 }
+
+// A question that asks for something meets a read that returns data
+// before one whose HTTP status is its whole answer: "who starred the
+// repository" lists the people, where the check (204 or 404, no body)
+// matched more of its words. A yes-or-no question keeps the check first.
+func TestDataBeforeYesOrNo(t *testing.T) {
+	withOutput := func(op *operations.Operation) *operations.Operation {
+		op.Output = []byte(`{"type":"array","items":{"type":"object","properties":{"login":{"type":"string"}}}}`)
+		return op
+	}
+	ops := []*operations.Operation{
+		httpOp("hub.activity.check_repo_is_starred", "GET", "Check if a repository is starred by the authenticated user.", "/user/starred/{owner}/{repo}", operations.KindRead),
+		withOutput(httpOp("hub.activity.list_stargazers", "GET", "Lists the people that have starred the repository.", "/repos/{owner}/{repo}/stargazers", operations.KindRead)),
+		withOutput(httpOp("hub.repos.get", "GET", "Get a repository.", "/repos/{owner}/{repo}", operations.KindRead)),
+		withOutput(httpOp("hub.activity.star_repo", "PUT", "Star a repository for the authenticated user.", "/user/starred/{owner}/{repo}", operations.KindWrite)),
+	}
+	leadsOnlyWith(t, ops, "data-questions", map[string]string{
+		"who starred the repository": "hub.activity.list_stargazers",
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"is the repository starred by the authenticated user": "hub.activity.check_repo_is_starred",
+	})
+}

@@ -301,6 +301,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.itemsFirst {
 		r.itemsFirst(groups, qverb, hits, limit, sc)
 	}
+	if r.tu.dataQuestions {
+		r.dataFirst(groups, hits, limit, sc)
+	}
 	hits = r.diversify(groups, hits, limit, sc)
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
 	if !sc.implied && res.Verb == "" {
