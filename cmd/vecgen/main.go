@@ -53,13 +53,12 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var err error
 	var checks []checked
+	tmp := ""
 	if *check {
-		tmp, terr := os.MkdirTemp("", "vecgen-check-")
-		if terr != nil {
-			fmt.Fprintln(os.Stderr, "vecgen:", terr)
+		if tmp, err = os.MkdirTemp("", "vecgen-check-"); err != nil {
+			fmt.Fprintln(os.Stderr, "vecgen:", err)
 			os.Exit(1)
 		}
-		defer os.RemoveAll(tmp)
 		for _, f := range []*string{out, verbsOut, rankerOut, pathRankerOut} {
 			checks = append(checks, checked{shipped: *f, made: filepath.Join(tmp, filepath.Base(*f))})
 			*f = checks[len(checks)-1].made
@@ -81,6 +80,9 @@ func main() {
 	}
 	if err == nil && *check {
 		err = compareMade(checks, *stage)
+	}
+	if tmp != "" {
+		os.RemoveAll(tmp) // before os.Exit, which runs no deferred call
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vecgen:", err)
