@@ -632,13 +632,7 @@ func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit i
 			}
 			continue
 		}
-		c := contentCoverage(groups, sc.mask[hits[i].d])
-		for j := i + 1; j < n; j++ {
-			if d := hits[j].d; !r.makesChange(d) && contentCoverage(groups, sc.mask[d]) >= c {
-				moveUp(hits, j, i)
-				break
-			}
-		}
+		giveWay(groups, hits[:n], i, sc, func(d uint32) bool { return !r.makesChange(d) })
 	}
 }
 
@@ -663,6 +657,18 @@ func (r *Router) siblingFirst(hits []hit, i int, items bool) {
 			continue
 		}
 		if strings.TrimRight(g.Path, "/") == strings.TrimRight(w.Path, "/") || items && itemOfPath(g.Path, w.Path) {
+			moveUp(hits, j, i)
+			return
+		}
+	}
+}
+
+// giveWay moves ahead of hits[i] the first later operation of hits that
+// better says and that matches as much of the request (contentCoverage).
+func giveWay(groups []group, hits []hit, i int, sc *scratch, better func(d uint32) bool) {
+	c := contentCoverage(groups, sc.mask[hits[i].d])
+	for j := i + 1; j < len(hits); j++ {
+		if d := hits[j].d; better(d) && contentCoverage(groups, sc.mask[d]) >= c {
 			moveUp(hits, j, i)
 			return
 		}
@@ -769,13 +775,7 @@ func (r *Router) dataFirst(groups []group, hits []hit, limit int, sc *scratch) {
 		if !r.statusOnly(hits[i].d) {
 			continue
 		}
-		c := contentCoverage(groups, sc.mask[hits[i].d])
-		for j := i + 1; j < n; j++ {
-			if d := hits[j].d; !r.statusOnly(d) && !r.makesChange(d) && contentCoverage(groups, sc.mask[d]) >= c {
-				moveUp(hits, j, i)
-				break
-			}
-		}
+		giveWay(groups, hits[:n], i, sc, func(d uint32) bool { return !r.statusOnly(d) && !r.makesChange(d) })
 	}
 }
 

@@ -95,14 +95,7 @@ func TestLoadWithholdsTheSentenceThatSummarises(t *testing.T) {
 	    "description": "Disassociates a contact from a given address book. The contact itself is kept."}},
 	  "/contacts": {"get": {"operationId": "listContacts", "summary": "List contacts",
 	    "description": "List contacts. Pages of fifty."}}}}`
-	file := filepath.Join(t.TempDir(), "contacts.json")
-	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := Load(API{Name: "contacts", File: file})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := loadDoc(t, "contacts", doc, Load)
 	var texts []string
 	for _, q := range c.Queries {
 		texts = append(texts, q.Text)
@@ -250,14 +243,7 @@ func TestLoadDescribedAsksParaphrases(t *testing.T) {
 	    "description": "This feature was introduced in version 8. It cannot be undone."}},
 	  "/refunds": {"get": {"operationId": "listRefunds", "summary": "List refunds",
 	    "description": "**Note:** refunds of the last day are listed too."}}}}`
-	file := filepath.Join(t.TempDir(), "billing.json")
-	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := LoadDescribed(API{Name: "billing", File: file})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := loadDoc(t, "billing", doc, LoadDescribed)
 	if len(c.Ops) != 4 {
 		t.Fatalf("%d ops, want 4", len(c.Ops))
 	}
@@ -279,4 +265,19 @@ func TestLoadDescribedAsksParaphrases(t *testing.T) {
 	if !slices.ContainsFunc(c.Ops, func(op *operations.Operation) bool { return strings.Contains(op.Description, "Filter by status.") }) {
 		t.Error("the rest of a description went with its first sentence")
 	}
+}
+
+// loadDoc writes doc, an OpenAPI description, to a file of API name and
+// loads it as a benchmark case with load (Load or LoadDescribed).
+func loadDoc(t *testing.T, name, doc string, load func(API) (*Case, error)) *Case {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), name+".json")
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := load(API{Name: name, File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
