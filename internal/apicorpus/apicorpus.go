@@ -122,6 +122,25 @@ func List(pkgDir, split string) ([]API, error) {
 	return out, nil
 }
 
+// Select returns the APIs of apis that names name: each name is an API's
+// name ("github.com/api.github.com") or a provider ("github.com", every
+// API of it). A name that matches none of apis is an error that says
+// which split its provider is in, since apis is usually one split's.
+func Select(apis []API, names []string) ([]API, error) {
+	var out []API
+	for _, a := range apis {
+		if slices.Contains(names, a.Name) || slices.Contains(names, Provider(a.Name)) {
+			out = append(out, a)
+		}
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(out, func(a API) bool { return a.Name == n || Provider(a.Name) == n }) {
+			return nil, fmt.Errorf("no API %q among these (names are paths under api/ without \".json\", or providers; the APIs of %q would be in the %s split)", n, Provider(n), SplitOf(n))
+		}
+	}
+	return out, nil
+}
+
 // Sample returns n of apis chosen by hash, not by name, so a sample mixes
 // providers and sizes; the result is in name order and the same for the
 // same input. n <= 0 or n >= len(apis) returns apis.

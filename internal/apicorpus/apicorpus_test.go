@@ -52,6 +52,33 @@ func TestSampleIsFixed(t *testing.T) {
 	}
 }
 
+// Select keeps an API by its name or its provider's, and refuses a name
+// that keeps nothing.
+func TestSelectByNameOrProvider(t *testing.T) {
+	apis := []API{{Name: "github.com/api.github.com"}, {Name: "github.com/ghes-3.8"}, {Name: "stripe.com"}}
+	names := func(as []API) (out []string) {
+		for _, a := range as {
+			out = append(out, a.Name)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		only []string
+		want []string
+	}{
+		{[]string{"github.com"}, []string{"github.com/api.github.com", "github.com/ghes-3.8"}},
+		{[]string{"github.com/ghes-3.8", "stripe.com"}, []string{"github.com/ghes-3.8", "stripe.com"}},
+	} {
+		got, err := Select(apis, c.only)
+		if err != nil || !slices.Equal(names(got), c.want) {
+			t.Errorf("Select(%v) = %v, %v; want %v", c.only, names(got), err, c.want)
+		}
+	}
+	if _, err := Select(apis, []string{"stripe.com", "github.com/ghes-9.9"}); err == nil || !strings.Contains(err.Error(), `"github.com/ghes-9.9"`) {
+		t.Errorf("an unknown name: %v; want an error naming it", err)
+	}
+}
+
 // The benchmark's index must not contain what the queries are made of.
 func TestLoadWithholdsSummariesAndIDs(t *testing.T) {
 	src := filepath.Join("..", "..", "testdata", "openapi", "petstore-swagger2.json")
