@@ -22,6 +22,9 @@ type Query struct {
 	// Group is an optional breakdown key (the dev sets' "group" or "split").
 	Group string `json:"group,omitempty"`
 	Split string `json:"split,omitempty"`
+	// Source names where the query was asked, when several catalogs are
+	// measured together (the corpus benchmark's API); misses carry it.
+	Source string `json:"source,omitempty"`
 }
 
 // BenchTool is one row of a dev set's tools.jsonl.
@@ -257,6 +260,8 @@ type Miss struct {
 	// router took it as a write: its verb, the leader, or the write an
 	// intent-only ask names (the reads→writes share counts these).
 	ReadAsWrite bool `json:"read_as_write,omitempty"`
+	// Source is the query's (Query.Source).
+	Source string `json:"source,omitempty"`
 }
 
 // Report is the outcome of Evaluate.
@@ -391,7 +396,7 @@ func (t *Tally) Report(misses bool) Report {
 			if !wrong && !askWrong && !readAsWrite {
 				continue
 			}
-			m := Miss{Query: x.q.Query, Labels: x.q.Labels, Got: x.ids, Decision: x.decision, ReadAsWrite: readAsWrite}
+			m := Miss{Query: x.q.Query, Labels: x.q.Labels, Got: x.ids, Decision: x.decision, ReadAsWrite: readAsWrite, Source: x.q.Source}
 			if askWrong {
 				m.AskRan = x.askRan
 			}

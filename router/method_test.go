@@ -1726,17 +1726,21 @@ func TestRequestObject(t *testing.T) {
 // TestEvaluateMarksReadsTakenAsWrites: the misses mark the read requests
 // the reads→writes share counts, so they can be read. "transfer history"
 // asks for the list of transfers, but its first word is taken as the
-// verb; "list the balance transfers" reads and is not listed at all.
+// verb; "list the balance transfers" reads and is not listed at all. A
+// miss says which catalog it was asked of.
 func TestEvaluateMarksReadsTakenAsWrites(t *testing.T) {
 	list := []string{"bank.transfers.get_balance_transfers"}
 	rep := Evaluate(New(bankOps(), Options{}), []Query{
-		{Query: "transfer history", Labels: list},
-		{Query: "list the balance transfers", Labels: list},
+		{Query: "transfer history", Labels: list, Source: "bank"},
+		{Query: "list the balance transfers", Labels: list, Source: "bank"},
 	}, EvalOptions{Misses: true})
 	var marked []string
 	for _, m := range rep.Misses {
 		if m.ReadAsWrite {
 			marked = append(marked, m.Query)
+		}
+		if m.Source != "bank" {
+			t.Errorf("miss %q names source %q, want the query's", m.Query, m.Source)
 		}
 	}
 	if rep.All.ReadsAsWrites != 0.5 || !slices.Equal(marked, []string{"transfer history"}) {

@@ -235,10 +235,10 @@ func evalCorpus(ctx context.Context, dir, split string, only []string, sample, f
 		qs := make([]router.Query, len(c.Queries))
 		group := apicorpus.SizeBucket(len(c.Ops))
 		for k, q := range c.Queries {
-			qs[k] = router.Query{Query: q.Text, Labels: q.Labels, Group: group}
+			qs[k] = router.Query{Query: q.Text, Labels: q.Labels, Group: group, Source: a.Name}
 		}
 		for _, s := range apicorpus.Foreign(apis, i, foreign, c.Queries) {
-			qs = append(qs, router.Query{Query: s, Group: apicorpus.ForeignGroup})
+			qs = append(qs, router.Query{Query: s, Group: apicorpus.ForeignGroup, Source: a.Name})
 		}
 		for i := range variants {
 			v := &variants[i]
@@ -298,6 +298,9 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 				labels = "(no match)"
 			}
 			fmt.Fprintf(w, "- %q\n    want %s, got %s [%s], first label at rank %d\n", m.Query, labels, strings.Join(m.Got, ","), m.Decision, m.Rank)
+			if m.Source != "" {
+				fmt.Fprintf(w, "    asked of %s\n", m.Source)
+			}
 			if m.AskRan != "" {
 				fmt.Fprintf(w, "    an intent-only ask runs %s\n", m.AskRan)
 			}
