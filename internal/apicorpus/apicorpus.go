@@ -122,10 +122,11 @@ func List(pkgDir, split string) ([]API, error) {
 	return out, nil
 }
 
-// Select returns the APIs of apis that names name: each name is an API's
-// name ("github.com/api.github.com") or a provider ("github.com", every
-// API of it). A name that matches none of apis is an error that says
-// which split its provider is in, since apis is usually one split's.
+// Select returns the APIs of apis that names lists, in apis' order: each
+// name is an API's name ("github.com/api.github.com") or a provider
+// ("github.com": every API of it). A name that matches none of apis is an
+// error that says which split its provider is in, since apis is usually
+// one split's.
 func Select(apis []API, names []string) ([]API, error) {
 	var out []API
 	for _, a := range apis {
