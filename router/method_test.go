@@ -1560,7 +1560,7 @@ func TestACallVerbReadsWhatItCalls(t *testing.T) {
 	}
 }
 
-// TestARequestThatMeetsOnlyItsVerbIsLow: another API's request ("Driving
+// TestARequestThatMeetsOnlyItsVerbIsLow: another API's request ("Add
 // License", "Publish Mock") asked of a small catalog meets it by its verb
 // alone. In a title every word is capitalised, so capitals do not make
 // its unknown words names (values that do not count), and a leader that
@@ -1580,7 +1580,7 @@ func TestARequestThatMeetsOnlyItsVerbIsLow(t *testing.T) {
 	// running; off here, so that the test shows what title-case does.
 	noTitles := New(ops, Options{Ablate: []string{"title-case", "named-object"}})
 	noVerbOnly := New(ops, Options{Ablate: []string{"verb-only"}})
-	for _, q := range []string{"Driving License", "Publish Mock", "Registration of Vehicles"} {
+	for _, q := range []string{"Add License", "Publish Mock", "Register Vehicle"} {
 		res := r.Search(q, Filter{}, 5)
 		if res.Decision != DecisionNoMatch || len(res.Candidates) == 0 {
 			t.Errorf("%q: %s with %d candidates, want no_match with the closest listed", q, res.Decision, len(res.Candidates))

@@ -120,6 +120,7 @@ func run(dir, out, verbsOut string, dims int, log *slog.Logger) error {
 func learnVerbs(apis []apicorpus.API, log *slog.Logger) *verbTable {
 	verbs := newVerbTable()
 	for _, a := range apis {
+		verbs.provider = apicorpus.Provider(a.Name)
 		if err := apicorpus.Requests(a, verbs.add); err != nil {
 			log.Warn("skipping API's summaries", "api", a.Name, "err", err)
 		}

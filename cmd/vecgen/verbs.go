@@ -19,10 +19,20 @@ const (
 	minVerbCount = 12
 	// minVerbShare: and this share of them must have one method class.
 	minVerbShare = 0.8
+	// minVerbProviders: and the summaries must come from this many
+	// providers. One provider's naming is no verb: every summary of
+	// apisetu.gov.in's many APIs starts with the certificate's name
+	// ("Insurance Policy - Health", "Driving License") and every call is a
+	// POST, which made "insurance" and "driving" creates.
+	minVerbProviders = 3
 )
 
 type verbTable struct {
 	counts map[string]*[5]int // word → read, create, update, delete, action
+	// providers[w] holds the providers whose summaries start with w;
+	// provider is the one add counts for.
+	providers map[string]map[string]bool
+	provider  string
 }
 
 // action is the counter of the summaries whose operation is named for
@@ -36,7 +46,9 @@ const action = 4
 // reversals), where the request names an operation of its own.
 const maxActionShare = 0.2
 
-func newVerbTable() *verbTable { return &verbTable{counts: map[string]*[5]int{}} }
+func newVerbTable() *verbTable {
+	return &verbTable{counts: map[string]*[5]int{}, providers: map[string]map[string]bool{}}
+}
 
 var verbClasses = [4]string{"read", "create", "update", "delete"}
 
@@ -74,8 +86,10 @@ func (t *verbTable) add(method, path, summary string) {
 	if c == nil {
 		c = new([5]int)
 		t.counts[first] = c
+		t.providers[first] = map[string]bool{}
 	}
 	c[class]++
+	t.providers[first][t.provider] = true
 }
 
 // namedFor reports whether the name of what path calls (call, its RPC
@@ -181,7 +195,8 @@ var callClasses = map[string]int{
 	"delete": 3, "remove": 3, "disassociate": 3, "detach": 3,
 }
 
-// encode writes the words whose class is clear, sorted, as tab-separated
+// encode writes the words whose class is clear, said by enough providers,
+// sorted, as tab-separated
 // lines: word, class, summaries counted, share of the class.
 func (t *verbTable) encode() []byte {
 	var b bytes.Buffer
@@ -200,7 +215,7 @@ func (t *verbTable) encode() []byte {
 				best = k
 			}
 		}
-		if total < minVerbCount || float64(c[best]) < minVerbShare*float64(total) || float64(c[action]) >= maxActionShare*float64(total) {
+		if total < minVerbCount || len(t.providers[w]) < minVerbProviders || float64(c[best]) < minVerbShare*float64(total) || float64(c[action]) >= maxActionShare*float64(total) {
 			continue
 		}
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%.2f\n", w, verbClasses[best], total, float64(c[best])/float64(total))

@@ -29,14 +29,20 @@ func TestCallClass(t *testing.T) {
 // The table counts an RPC call under its call name's verb, whatever its
 // method; leaves out a verb whose operations are named for it (an action:
 // read as a create, "activate" would make "deactivate" a delete); and
-// skips an adverb before the verb.
+// skips an adverb before the verb; and leaves out a word only one
+// provider's summaries start with.
 func TestVerbTable(t *testing.T) {
 	v := newVerbTable()
-	for range minVerbCount {
+	for i := range minVerbCount {
+		v.provider = []string{"a.example", "b.example", "c.example"}[i%minVerbProviders]
 		v.add("POST", "/#X-Amz-Target=Svc.DescribeThing", "Provides details of a thing.")
 		v.add("POST", "/#X-Amz-Target=Svc.ActivateThing", "Activates a thing.")
 		v.add("POST", "/things", "Activates a thing.") // a create by its method, but mostly an action
 		v.add("DELETE", "/things/{id}", "Permanently erases a thing.")
+	}
+	v.provider = "certificates.example"
+	for range 2 * minVerbCount {
+		v.add("POST", "/insurance", "Insurance Policy - Health")
 	}
 	got := string(v.encode())
 	for _, want := range []string{"provide\tread\t", "erase\tdelete\t"} {
@@ -44,7 +50,7 @@ func TestVerbTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
 	}
-	for _, left := range []string{"activate", "permanently"} {
+	for _, left := range []string{"activate", "permanently", "insurance"} {
 		if strings.Contains(got, "\n"+left+"\t") {
 			t.Errorf("table has %q:\n%s", left, got)
 		}
