@@ -91,12 +91,17 @@ func forSample(t *testing.T, load func(apicorpus.API) (*apicorpus.Case, error), 
 		if err != nil || len(c.Queries) == 0 || len(c.Ops) < 2 {
 			continue
 		}
-		qs := make([]Query, len(c.Queries))
-		for k, q := range c.Queries {
-			qs[k] = Query{Query: q.Text, Labels: q.Labels}
-		}
-		fn(sample, i, c, qs)
+		fn(sample, i, c, queriesOf(c))
 	}
+}
+
+// queriesOf returns c's queries as Evaluate reads them.
+func queriesOf(c *apicorpus.Case) []Query {
+	qs := make([]Query, len(c.Queries))
+	for k, q := range c.Queries {
+		qs[k] = Query{Query: q.Text, Labels: q.Labels}
+	}
+	return qs
 }
 
 func TestOpenAPIDirectorySample(t *testing.T) {
@@ -220,10 +225,7 @@ func TestGitHubInItsOwnWords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			qs := make([]Query, len(c.Queries))
-			for k, q := range c.Queries {
-				qs[k] = Query{Query: q.Text, Labels: q.Labels}
-			}
+			qs := queriesOf(c)
 			var router, bm25 Tally
 			router.Add(New(c.Ops, Options{}), qs, EvalOptions{})
 			bm25.Add(New(c.Ops, Options{Ablate: []string{"bm25"}}), qs, EvalOptions{})
