@@ -261,14 +261,19 @@ func TestE2EStdoutIsProtocolOnly(t *testing.T) {
 }
 
 // TestE2EStdioAnotherAPIsRequestDoesNotRun: a request written for another
-// API ("Driving License", a title whose only word the petstore knows is a
-// verb's class) asked of a small catalog with writes allowed. The binary
-// chose to create a pet for it (stopped only by the missing params) and
-// find called that high; now act answers no_match with the closest
-// operation listed, and find says low. What the catalog serves stays high.
+// API ("Add License", a title whose only word the petstore knows is its
+// verb) asked of a small catalog with writes allowed. The binary chose to
+// create a pet for it (stopped only by the missing params) and find called
+// that high; now act answers no_match with the closest operation listed,
+// and find says low. A request none of whose words the catalog knows
+// ("Driving License") is answered none. What the catalog serves stays
+// high.
 func TestE2EStdioAnotherAPIsRequestDoesNotRun(t *testing.T) {
 	c := startClient(t, "--openapi", "pets="+testdataPath("openapi", "petstore-swagger2.json"), "--mock", "--writes", "allow", "--openapi-cache", "off")
-	for _, q := range []string{"Driving License", "Registration of Vehicles"} {
+	if env := callTool(t, c, "find", map[string]any{"intent": "Driving License"}); !env.OK || !strings.Contains(string(env.Data), `"confidence":"none"`) {
+		t.Errorf("find %q: %s, want confidence none", "Driving License", env.Data)
+	}
+	for _, q := range []string{"Add License", "Register Vehicle"} {
 		env := callTool(t, c, "act", map[string]any{"intent": q})
 		if env.OK || env.Code != "no_match" || !strings.Contains(string(env.Details), "pets.pet.add_pet") {
 			t.Errorf("act %q: %+v, want no_match listing the closest operation", q, env)
