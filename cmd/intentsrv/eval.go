@@ -200,7 +200,8 @@ func evalQueries(ctx context.Context, src *sourceFlags, tools, queries string, v
 // ends (Ctrl-C: a full split takes minutes), with an error that says how
 // far it got. With foreign > 0, each API is also asked that many
 // summaries of another provider's API (apicorpus.Foreign), in a group of
-// their own. A non-empty only keeps the APIs it names (apicorpus.Select).
+// their own. A non-empty only keeps the APIs it names (apicorpus.Select);
+// their foreign requests still come from the whole split.
 func evalCorpus(ctx context.Context, dir, split string, only []string, sample, foreign int, load func(apicorpus.API) (*apicorpus.Case, error), variants []evalVariant, misses bool) error {
 	pkg, err := apicorpus.Find(dir)
 	if err != nil {
@@ -215,12 +216,19 @@ func evalCorpus(ctx context.Context, dir, split string, only []string, sample, f
 	if err != nil {
 		return err
 	}
+	// donors are the APIs whose summaries Foreign asks as another
+	// provider's requests: the APIs measured, or, when only some are, the
+	// whole split (one API alone has no other provider to ask).
+	donors := apis
 	if len(only) > 0 {
 		if apis, err = apicorpus.Select(apis, only); err != nil {
 			return err
 		}
 	}
 	apis = apicorpus.Sample(apis, sample)
+	if len(only) == 0 {
+		donors = apis
+	}
 	tallies := make([]router.Tally, len(variants))
 	for i, a := range apis {
 		if err := ctx.Err(); err != nil {
@@ -237,7 +245,8 @@ func evalCorpus(ctx context.Context, dir, split string, only []string, sample, f
 		for k, q := range c.Queries {
 			qs[k] = router.Query{Query: q.Text, Labels: q.Labels, Group: group, Source: a.Name}
 		}
-		for _, s := range apicorpus.Foreign(apis, i, foreign, c.Queries) {
+		k := slices.IndexFunc(donors, func(d apicorpus.API) bool { return d.Name == a.Name })
+		for _, s := range apicorpus.Foreign(donors, k, foreign, c.Queries) {
 			qs = append(qs, router.Query{Query: s, Group: apicorpus.ForeignGroup, Source: a.Name})
 		}
 		for i := range variants {

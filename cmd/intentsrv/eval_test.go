@@ -100,14 +100,22 @@ func TestEvalCorpusStopsWhenInterrupted(t *testing.T) {
 		t.Fatalf("want 5 queries routed: %v %s", err, out.String())
 	}
 
-	// --api keeps the APIs named; a name of none is an error that says
-	// what names look like.
+	// --api keeps the APIs named, and asks them the requests of another
+	// provider's API from the whole split; a name of none is an error that
+	// says what names look like.
+	writeFile(t, filepath.Join(pkg, "api"), "weather.example.json", `{"swagger": "2.0", "info": {"title": "Weather", "version": "1"}, "paths": {
+		"/forecasts/{city}": {"get": {"summary": "Get the forecast for a city", "parameters": [{"name": "city", "in": "path", "required": true, "type": "string"}], "responses": {"200": {"description": "ok"}}}},
+		"/stations": {"get": {"summary": "List weather stations", "responses": {"200": {"description": "ok"}}}}}}`)
 	out.Reset()
-	if code := runEval(context.Background(), append(args, "--api", "petstore.io"), &out, &errb); code != 0 {
+	if code := runEval(context.Background(), append(args, "--api", "petstore.io", "--foreign", "2"), &out, &errb); code != 0 {
 		t.Fatalf("--api petstore.io: exit %d: %s", code, errb.String())
 	}
-	if err := json.Unmarshal(out.Bytes(), &reps); err != nil || reps["router"].All.N != 5 {
-		t.Fatalf("--api petstore.io: want its 5 queries routed: %v %s", err, out.String())
+	var groups map[string]struct {
+		All    struct{ N int }            `json:"all"`
+		Groups map[string]struct{ N int } `json:"groups"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &groups); err != nil || groups["router"].Groups["foreign"].N != 2 || groups["router"].All.N != 5+2 {
+		t.Fatalf("--api petstore.io --foreign 2: want its 5 queries and 2 of the weather API's routed: %v %s", err, out.String())
 	}
 	errb.Reset()
 	if code := runEval(context.Background(), append(args, "--api", "petstore.io/v2"), &out, &errb); code != 1 || !strings.Contains(errb.String(), `no API "petstore.io/v2"`) {
@@ -118,7 +126,7 @@ func TestEvalCorpusStopsWhenInterrupted(t *testing.T) {
 	cancel()
 	out.Reset()
 	errb.Reset()
-	if code := runEval(ctx, args, &out, &errb); code != 1 || !strings.Contains(errb.String(), "interrupted after 0 of 1 APIs") {
+	if code := runEval(ctx, args, &out, &errb); code != 1 || !strings.Contains(errb.String(), "interrupted after 0 of 2 APIs") {
 		t.Fatalf("interrupted: exit %d, stderr %q", code, errb.String())
 	}
 }
