@@ -216,18 +216,19 @@ func evalCorpus(ctx context.Context, dir, split string, only []string, sample, f
 	if err != nil {
 		return err
 	}
-	// donors are the APIs whose summaries Foreign asks as another
-	// provider's requests: the APIs measured, or, when only some are, the
-	// whole split (one API alone has no other provider to ask).
-	donors := apis
+	all := apis
 	if len(only) > 0 {
 		if apis, err = apicorpus.Select(apis, only); err != nil {
 			return err
 		}
 	}
 	apis = apicorpus.Sample(apis, sample)
-	if len(only) == 0 {
-		donors = apis
+	// donors are the APIs whose summaries Foreign asks as another
+	// provider's requests: the APIs measured, or, when only some are
+	// named, the whole split (one API alone has no other provider).
+	donors := apis
+	if len(only) > 0 {
+		donors = all
 	}
 	tallies := make([]router.Tally, len(variants))
 	for i, a := range apis {
