@@ -153,6 +153,10 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	words := sc.words[:0]
 	splitWordsParts(intent, false, func(w string) { words = append(words, w) })
 	sc.names = properNames(intent, sc.names[:0])
+	sc.heads = sc.heads[:0]
+	if r.tu.headNouns {
+		sc.heads = headNouns(words, sc.names, sc.heads, r.namesResource)
+	}
 	sc.titled = r.tu.titleCase && titleCase(intent)
 	sc.words = words
 	knows := asksToKnow(words)
@@ -339,7 +343,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 			g.cov = ix.idf[g.variants[0].t]
 			g.known = true
-		} else if !r.opts.noNames && !sc.titled && slices.Contains(sc.names, w) {
+		} else if !r.opts.noNames && !sc.titled && slices.Contains(sc.names, w) && !slices.Contains(sc.heads, w) {
 			// A capitalised word the catalog does not know is a value
 			// (a person, a company): it is neither corrected nor counted
 			// against the coverage of the operations. Not in a title,
@@ -350,8 +354,10 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		} else {
 			g.cov = ix.maxIDF
 			// A verb the lexicon knows is spelled right: the catalog
-			// not saying it is no typo to correct.
-			if !r.opts.noFuzzy && (vc == verbNone || !r.tu.unsaidVerb) {
+			// not saying it is no typo to correct. Nor is a capitalised
+			// kind of thing (headNouns): like a name, it is written as
+			// meant.
+			if !r.opts.noFuzzy && (vc == verbNone || !r.tu.unsaidVerb) && !slices.Contains(sc.heads, w) {
 				sc.corr = ix.corrections(w, 3, sc.corr[:0])
 				for _, t := range sc.corr {
 					g.variants = append(g.variants, variant{t: t, w: r.tu.corr})
@@ -983,6 +989,29 @@ func properNames(intent string, out []string) []string {
 		i++
 	}
 	return out
+}
+
+// headNouns appends to heads the names that end a phrase opened by an
+// article, next to it or after one other word that is no resource of the
+// catalog: "the default Datastore", "a specific ReservationOrder". A
+// capital there marks a kind of thing, as an API writes its resource
+// types, not a value: "Marcus" of "assign to Marcus" has no article,
+// "Acme" of "the Acme org" does not end its phrase, and "Mojito" of "the
+// album Mojito" names an album. A catalog that does not say such a word
+// does not serve it, so it counts against coverage (ablation
+// "head-nouns"). words are the request's words; resource reports whether
+// the catalog names a resource by a word.
+func headNouns(words, names, heads []string, resource func(string) bool) []string {
+	article := func(w string) bool { return w == "a" || w == "an" || w == "the" }
+	for k, w := range words {
+		if !slices.Contains(names, w) || k+1 < len(words) && !isStopWord(words[k+1]) {
+			continue // no name, or its phrase goes on
+		}
+		if k >= 1 && article(words[k-1]) || k >= 2 && article(words[k-2]) && !isStopWord(words[k-1]) && !resource(words[k-1]) {
+			heads = append(heads, w)
+		}
+	}
+	return heads
 }
 
 // titleCase reports whether intent is written as a title: two words or

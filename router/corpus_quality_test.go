@@ -463,6 +463,30 @@ func TestCreateOrUpdateAsksForAnUpsert(t *testing.T) {
 	})
 }
 
+// Requests of other APIs that ran on the corpus benchmark with --foreign
+// before two rules: "Get the default Datastore." asked of a clinical
+// trials API, whose search meets "get" and "default" (the capitalised
+// Datastore, a kind of thing after an article, was taken for a name that
+// does not count; ablation "head-nouns"), and "Delete" and "register"
+// asked of Azure's server keys, whose operations meet the verb alone
+// (ablation "verb-alone"). Each still lists the closest candidates.
+func TestAnotherAPIsRequestDoesNotRun(t *testing.T) {
+	load := corpusLoader(t)
+	for _, c := range []struct{ api, rule, q string }{
+		{"opentrials.local", "head-nouns", "Get the default Datastore."},
+		{"azure.com/sql-serverKeys", "verb-alone", "Delete"},
+		{"azure.com/sql-serverKeys", "verb-alone", "register"},
+	} {
+		ops := load(c.api).Ops
+		if res := New(ops, Options{}).Search(c.q, Filter{}, 5); res.Decision == DecisionRun || len(res.Candidates) == 0 {
+			t.Errorf("%q of %s: %s with %d candidates, want no run with the closest listed", c.q, c.api, res.Decision, len(res.Candidates))
+		}
+		if res := New(ops, Options{Ablate: []string{c.rule}}).Search(c.q, Filter{}, 5); res.Decision != DecisionRun {
+			t.Errorf("%q of %s with %s off: %s; the test no longer shows what the rule does", c.q, c.api, c.rule, res.Decision)
+		}
+	}
+}
+
 // stopsRun checks that with rule on q is no run and lists want among its
 // first three candidates, and that with rule off q runs another operation.
 func stopsRun(t *testing.T, ops []*operations.Operation, rule, q, want string) {

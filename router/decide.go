@@ -200,7 +200,28 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		r.runAgrees(groups, qverb, hits[0].d) && !r.listsOne(groups, sc.words, qverb, hits[0].d) &&
 		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc) &&
-		!r.namedObject(groups, sc)
+		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc)
+}
+
+// saysObject reports whether the leader d met a word of the request
+// other than its verb, or has the verb in its address: "Delete" and
+// "register" say what to do and not to what, and an operation that meets
+// the verb alone in its description or params, even in a catalog of one,
+// is a guess at the object; POST /register is named for it (ablation
+// "verb-alone").
+func (r *Router) saysObject(groups []group, d uint32, sc *scratch) bool {
+	if !r.tu.verbAlone {
+		return true
+	}
+	for gi, g := range groups {
+		if sc.mask[d]&(1<<uint(gi)) == 0 {
+			continue
+		}
+		if !g.verb || len(g.variants) > 0 && slices.Contains(r.address(d), g.variants[0].t) {
+			return true
+		}
+	}
+	return false
 }
 
 // namedObject reports whether the word right after the request's verb is

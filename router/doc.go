@@ -129,6 +129,10 @@
 //     long word is capitalised ("Driving License", "Registration of
 //     Vehicles": titleCase, ablation "title-case"): there capitals say
 //     nothing, and a word the catalog does not know counts against it.
+//     Nor at the end of a phrase an article opens ("the default
+//     Datastore", "a specific Workgroup": headNouns, ablation
+//     "head-nouns"): that is a kind of thing, written with a capital as
+//     APIs write their types, and it counts against coverage too.
 //   - Boosts: an operation whose verb class is the query's gains verbBoost;
 //     one whose id words (resource and name, "tickets", "list") the query
 //     says gains up to idWordsBoost; one whose short summary the query
@@ -370,7 +374,11 @@
 // (namedObject, ablation "named-object": "put Bluefin Retail on the
 // premium SLA" acts on something named, of a kind its words do not give,
 // so the SLA policy's update it meets is a guess; a possessive name says
-// whose, "show Marcus's ticket 42" still runs);
+// whose, "show Marcus's ticket 42" still runs), and the leader meets a
+// word of the query besides its verb or has the verb in its address
+// (saysObject, ablation "verb-alone": "Delete" says what to do and not
+// to what, so even a catalog's only delete is a guess; "register" runs
+// POST /register);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,

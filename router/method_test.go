@@ -1577,8 +1577,9 @@ func TestARequestThatMeetsOnlyItsVerbIsLow(t *testing.T) {
 	}
 	r := New(ops, Options{})
 	// named-object also keeps a verb before a capitalised word from
-	// running; off here, so that the test shows what title-case does.
-	noTitles := New(ops, Options{Ablate: []string{"title-case", "named-object"}})
+	// running, and verb-alone a leader that meets only the verb; off
+	// here, so that the test shows what title-case does.
+	noTitles := New(ops, Options{Ablate: []string{"title-case", "named-object", "verb-alone"}})
 	noVerbOnly := New(ops, Options{Ablate: []string{"verb-only"}})
 	for _, q := range []string{"Add License", "Publish Mock", "Register Vehicle"} {
 		res := r.Search(q, Filter{}, 5)
@@ -1601,6 +1602,58 @@ func TestARequestThatMeetsOnlyItsVerbIsLow(t *testing.T) {
 	} {
 		if res := r.Search(q, Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != want {
 			t.Errorf("%q: %s %v, want a run of %s", q, res.Decision, candidateIDs(res), want)
+		}
+	}
+}
+
+// TestAVerbAloneDoesNotRun: "Delete" and "register", asked of a catalog
+// whose operations meet them by the verb alone (in their descriptions or
+// params), say what to do and not to what; even where one operation is
+// the only delete, deleting it is a guess (ablation "verb-alone"). An
+// operation named for the verb (POST /register) is what the word asks.
+func TestAVerbAloneDoesNotRun(t *testing.T) {
+	keys := []*operations.Operation{
+		httpOp("api.server_keys.delete_key", "DELETE", "Deletes the server key with the given name.", "/servers/{serverName}/keys/{keyName}", operations.KindDestructive),
+		httpOp("api.server_keys.get_key", "GET", "Gets a server key.", "/servers/{serverName}/keys/{keyName}", operations.KindRead),
+		httpOp("api.server_keys.list_keys", "GET", "Lists the server keys.", "/servers/{serverName}/keys", operations.KindRead),
+	}
+	r := New(keys, Options{})
+	off := New(keys, Options{Ablate: []string{"verb-alone"}})
+	res := r.Search("Delete", Filter{}, 5)
+	if res.Decision == DecisionRun || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "api.server_keys.delete_key" {
+		t.Errorf("Delete: %s %v, want no run with the key's delete listed first", res.Decision, candidateIDs(res))
+	}
+	if res := off.Search("Delete", Filter{}, 5); res.Decision != DecisionRun {
+		t.Errorf("Delete with verb-alone off: %s; the test no longer shows what the rule does", res.Decision)
+	}
+	if res := r.Search("delete the server key", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "api.server_keys.delete_key" {
+		t.Errorf("delete the server key: %s %v, want a run of the key's delete", res.Decision, candidateIDs(res))
+	}
+	named := New([]*operations.Operation{
+		httpOp("api.auth.post_register", "POST", "Creates an account for a new user.", "/register", operations.KindWrite),
+		httpOp("api.auth.post_login", "POST", "Signs a user in.", "/login", operations.KindWrite),
+	}, Options{})
+	if res := named.Search("register", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "api.auth.post_register" {
+		t.Errorf("register: %s %v, want a run of POST /register, which is named for it", res.Decision, candidateIDs(res))
+	}
+}
+
+// TestHeadNouns: a capitalised word that ends a phrase opened by an
+// article is a kind of thing ("the default Datastore"); a name elsewhere
+// is a value. TestAnotherAPIsRequestDoesNotRun shows what it changes.
+func TestHeadNouns(t *testing.T) {
+	for q, want := range map[string][]string{
+		"Get the default Datastore.":            {"datastore"},
+		"Returns a specific Workgroup":          {"workgroup"},
+		"assign to Marcus":                      nil,
+		"list the members of the Acme org":      nil,
+		"show the tickets of Marcus at Acme":    nil,
+		"follow the artist of the album Mojito": nil,
+	} {
+		words := strings.Fields(strings.ToLower(strings.Trim(q, ".")))
+		resource := func(w string) bool { return w == "album" || w == "artist" }
+		if got := headNouns(words, properNames(q, nil), nil, resource); !slices.Equal(got, want) {
+			t.Errorf("headNouns(%q) = %q, want %q", q, got, want)
 		}
 	}
 }

@@ -183,6 +183,7 @@ type scratch struct {
 	scopeRes [3][]uint32
 	heap     []hit
 	names    []string // capitalised words inside sentences, lower-cased
+	heads    []string // of them, those that end an article's phrase: kinds of things (headNouns)
 	// titled: the request is written as a title ("Driving License"),
 	// where capitals say nothing of names (titleCase).
 	titled bool
