@@ -155,7 +155,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	sc.names = properNames(intent, sc.names[:0])
 	sc.heads = sc.heads[:0]
 	if r.tu.headNouns {
-		sc.heads = headNouns(words, sc.names, sc.heads, r.namesResource)
+		sc.heads = headNouns(words, sc.names, sc.heads, r.isResource)
 	}
 	sc.titled = r.tu.titleCase && titleCase(intent)
 	sc.words = words
@@ -1088,8 +1088,12 @@ func (r *Router) addAgentNouns(g *group, w string) {
 // GET /things/{thingName}, though "can you share the report" and "any
 // thing" say nothing.
 func (r *Router) namesResource(w string) bool {
-	return r.tu.fillerResources && r.wordKind(w)&resWord != 0
+	return r.tu.fillerResources && r.isResource(w)
 }
+
+// isResource reports whether w, as a plural, is some operation's
+// resource (resWord).
+func (r *Router) isResource(w string) bool { return r.wordKind(w)&resWord != 0 }
 
 // namesCollection reports whether w, as a plural, is a collection of the
 // catalog: the resource of an operation on one of its items or on all.
