@@ -85,7 +85,10 @@
 //     takes it from them instead (verbClassifier.http): an action
 //     segment's first verb, GET on an item or a singular resource reads,
 //     on a plural one lists, POST creates in a collection and updates an
-//     item. A path that names a call RPC style
+//     item; after an item, POST to a plural segment creates in the item's
+//     own collection (/customers/{customer}/sources) and to a singular one
+//     acts on the item (/invoices/{invoice}/finalize) (ablation
+//     "sub-collections"). A path that names a call RPC style
 //     ("/#Action=DescribeInstances",
 //     "/#X-Amz-Target=CodeDeploy_20141006.GetApplication") takes the
 //     call's verb, a read's included, whatever the method, and of a call

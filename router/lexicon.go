@@ -283,8 +283,9 @@ func normPhrase(p string) string {
 // verbClassifier classifies operations by their verbs. reversals turns on
 // reversedVerb for words the lexicon does not know (ablation "reversals").
 type verbClassifier struct {
-	reversals bool
-	calls     bool // a path's call name says its verb (callName)
+	reversals      bool
+	calls          bool // a path's call name says its verb (callName)
+	subCollections bool // POST to a plural segment after an item creates
 }
 
 // of classifies an operation by the first verb word of its name (the
@@ -351,8 +352,11 @@ func pathNamed(op *operations.Operation, name string) bool {
 // http classifies an operation by its method and the shape of its
 // path: an action segment names the action (POST /quotes/{quote}/cancel);
 // GET reads one item (/customers/{customer}, /balance) or lists a plural
-// collection (/customers); POST creates in a collection and updates an
-// item; PUT and PATCH update; DELETE deletes.
+// collection (/customers); POST creates in a collection, an item's own
+// collection included (/projects/{project}/models), updates an item and
+// acts on one (/invoices/{invoice}/finalize); PUT and PATCH update;
+// DELETE deletes. A plural segment after an item names a collection and
+// a singular one an action: English morphology, no catalog's words.
 func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 	p := strings.TrimRight(h.Path, "/")
 	last := p[strings.LastIndexByte(p, '/')+1:]
@@ -391,8 +395,10 @@ func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 		if item {
 			return verbUpdate
 		}
-		// An action on an item (POST /invoices/{invoice}/finalize).
-		if q := strings.TrimSuffix(p, "/"+last); strings.HasSuffix(q, "}") {
+		// An action on an item (POST /invoices/{invoice}/finalize),
+		// unless the segment is a plural: the item's own collection
+		// (ablation "sub-collections").
+		if q := strings.TrimSuffix(p, "/"+last); strings.HasSuffix(q, "}") && !(v.subCollections && pluralSegment(last)) {
 			return verbUpdate
 		}
 		return verbCreate
@@ -402,6 +408,14 @@ func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 		return verbDelete
 	}
 	return verbNone
+}
+
+// pluralSegment reports whether a path segment's last word is a plural
+// ("models", "journal_instructions", "userGroups").
+func pluralSegment(seg string) bool {
+	var w string
+	splitWords(seg, func(s string) { w = s })
+	return w != "" && plural(w) != w
 }
 
 // firstVerb returns the first word of s that names an operation's

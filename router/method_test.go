@@ -305,6 +305,11 @@ func TestPathNamedOperations(t *testing.T) {
 		{"POST", "/v1/quotes/{quote}", verbUpdate},
 		{"POST", "/v1/quotes/{quote}/cancel", verbDelete},
 		{"POST", "/v1/invoices/{invoice}/finalize", verbUpdate},
+		// A plural after an item is the item's own collection: POST
+		// creates in it.
+		{"POST", "/v1/customers/{customer}/sources", verbCreate},
+		{"POST", "/v1/projects/{project}/userGroups", verbCreate},
+		{"POST", "/v1/accounts/{account}/status", verbUpdate},
 		{"DELETE", "/v1/customers/{customer}", verbDelete},
 		// An action segment's first verb names the action, reversals
 		// included.
@@ -320,7 +325,7 @@ func TestPathNamedOperations(t *testing.T) {
 		{"POST", "/#Action=DescribeAddress", verbRead},
 		{"POST", "/#X-Amz-Target=Svc.ListThings", verbList},
 	} {
-		if got := (verbClassifier{reversals: true, calls: true}).of(op(c.method, c.path)); got != c.want {
+		if got := (verbClassifier{reversals: true, calls: true, subCollections: true}).of(op(c.method, c.path)); got != c.want {
 			t.Errorf("%s %s: verb %v, want %v", c.method, c.path, got, c.want)
 		}
 	}
@@ -334,6 +339,10 @@ func TestPathNamedOperations(t *testing.T) {
 		if got := (verbClassifier{reversals: true}).of(op("POST", path)); got != want {
 			t.Errorf("POST %s without call names: verb %v, want %v", path, got, want)
 		}
+	}
+	// Without sub-collections, every POST after an item was an update.
+	if got := (verbClassifier{reversals: true}).of(op("POST", "/v1/customers/{customer}/sources")); got != verbUpdate {
+		t.Errorf("POST /v1/customers/{customer}/sources without sub-collections: verb %v, want update", got)
 	}
 	// A hand-written name keeps its own verb.
 	gh := &operations.Operation{ID: "gh.users.get_authenticated", HTTP: &operations.HTTPBinding{Method: "GET", Path: "/user"}}
@@ -987,8 +996,10 @@ func TestAnOrderThatReadsIsNotANamedChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	leadsOnlyWith(t, reg.All(), "read-orders", map[string]string{
-		"show solved tickets": "helpdesk.tickets.list",
+		"display solved tickets": "helpdesk.tickets.list",
+		"fetch solved tickets":   "helpdesk.tickets.list",
 	})
+	expectFirst(t, New(reg.All(), Options{}), map[string]string{"show solved tickets": "helpdesk.tickets.list"})
 	expectFirst(t, New(ops, Options{}), map[string]string{
 		"show solved tickets":        "desk.tickets.list",
 		"reopen the solved ticket 4": "desk.tickets.reopen",

@@ -104,12 +104,15 @@ func TestPoolRelative(t *testing.T) {
 // that only reads and does not say its verb, while one that makes the
 // change and says it is among the first.
 func TestWritesFirst(t *testing.T) {
-	ops := musicCatalog()
+	// The album's artists meet every word but the verb.
+	ops := append(musicCatalog(), &operations.Operation{ID: "music.albums.get_album_artists", Namespace: "music.albums",
+		Summary: "Get Album's Artists", Description: "Get the artists of an album.", Kind: operations.KindRead})
 	leadsOnlyWith(t, ops, "writes-first", map[string]string{
 		"Follow the artist of the album Mojito": "music.users.follow_artists_users",
+		"follow the artists of this album":      "music.users.follow_artists_users",
 	})
 	// A read request keeps its reads first.
-	leads(t, New(ops, Options{}), map[string]string{"show the albums of an artist": "music.artists.get_an_artists_albums"})
+	leads(t, New(musicCatalog(), Options{}), map[string]string{"show the albums of an artist": "music.artists.get_an_artists_albums"})
 }
 
 // A read of one thing meets the read of an item before the list of its
@@ -150,11 +153,14 @@ func TestSiblingReadsFirst(t *testing.T) {
 		httpOp("synth.groups.get_groups", "GET", "Lists groups.", "/groups", operations.KindRead),
 	}
 	leadsOnlyWith(t, ops, "sibling-reads", map[string]string{
-		"Returns a list of canaries with their details.": "synth.canaries.get_canaries",
-		"Returns the details of a canary.":               "synth.canaries.get_canaries_name",
+		"Returns the details of a canary.": "synth.canaries.get_canaries_name",
 	})
-	// A request to change keeps the change first.
-	leads(t, New(ops, Options{}), map[string]string{"Creates a canary": "synth.canaries.post_canaries"})
+	// The list leads too; since round 35's refit the re-ranker puts it
+	// first without the rule. A request to change keeps the change first.
+	leads(t, New(ops, Options{}), map[string]string{
+		"Returns a list of canaries with their details.": "synth.canaries.get_canaries",
+		"Creates a canary": "synth.canaries.post_canaries",
+	})
 }
 
 // A question that asks for something meets a read that returns data

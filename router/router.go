@@ -219,7 +219,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		r.syn = buildSynonyms(opts.Synonyms)
 	}
 	r.verbs = make([]verbClass, len(r.ops))
-	classify := verbClassifier{reversals: tu.reversals, calls: tu.rpcCalls}
+	classify := verbClassifier{reversals: tu.reversals, calls: tu.rpcCalls, subCollections: tu.subCollections}
 	for i, op := range r.ops {
 		r.verbs[i] = classify.of(op)
 	}
