@@ -37,6 +37,17 @@ func (r *Router) findCaller() {
 	r.callerPhrase = n >= 3 && float64(n) >= selfMinShare*float64(len(r.ops))
 }
 
+// findMethods sets methodTerms from the index.
+func (r *Router) findMethods() {
+	for c, ms := range classMethods {
+		for _, m := range ms {
+			if t, ok := r.idx.terms[methodKey(m)]; ok {
+				r.methodTerms[c] = append(r.methodTerms[c], t)
+			}
+		}
+	}
+}
+
 // addCaller adds the group that means the caller, once: "me" in an
 // HTTP path (callerTerm) and, when phrase is set, the catalog's "the
 // authenticated user".
@@ -430,6 +441,17 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			}
 		}
 		groups = append(groups, g)
+		if ts := r.methodTerms[vc]; len(ts) > 0 && r.tu.methodVerbs && len(groups) < maxGroups-1 {
+			// The methods that do what the verb asks, a group of their
+			// own with no coverage, scored like learned neighbours: they
+			// order the operations the request's words meet, and a
+			// request is no better met for them (decide).
+			mg := group{surface: g.surface, verb: true, method: true, known: true, variants: sc.variantSpace()}
+			for _, t := range ts {
+				addVariant(&mg, t, r.tu.verb)
+			}
+			groups = append(groups, mg)
+		}
 	}
 	if r.tu.qtf > 0 {
 		for i := range groups {

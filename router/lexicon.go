@@ -144,6 +144,21 @@ var verbExpansions = map[verbClass][]string{
 	verbRun:    {"run", "trigger", "execute"},
 }
 
+// classMethods are the HTTP methods that do what a verb class asks, as
+// REST uses them: GET reads, POST creates (or runs), PUT and PATCH
+// update, DELETE deletes. A request's verb meets an operation of its
+// class's method (methodKey) as it meets the class's verbs: the method is
+// the one word every HTTP operation has about what it does.
+var classMethods = map[verbClass][]string{
+	verbRead:   {"GET"},
+	verbList:   {"GET"},
+	verbSearch: {"GET"},
+	verbCreate: {"POST"},
+	verbUpdate: {"PUT", "PATCH"},
+	verbDelete: {"DELETE"},
+	verbRun:    {"POST"},
+}
+
 // defaultSynonyms are domain synonyms, symmetric. Keys and values may be
 // phrases ("pull request"). Options.Synonyms extends them per catalog.
 var defaultSynonyms = map[string][]string{

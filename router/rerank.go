@@ -376,8 +376,8 @@ func (r *Router) fieldMatches(groups []group, d uint32, mask uint64) (fm uint16,
 		if content {
 			all += g.cov
 		}
-		if mask&(1<<uint(gi)) == 0 {
-			continue
+		if mask&(1<<uint(gi)) == 0 || g.method {
+			continue // a method is no word the operation says
 		}
 		var selective, heavy uint16
 		met := false // by a selective variant

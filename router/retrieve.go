@@ -599,16 +599,24 @@ type pruning struct {
 // of those bounds, times slack, stays under the limit-th best score among
 // the touched units that pass the filter. A unit that only restrictable
 // groups could reach gets at most that sum, so it cannot enter the
-// ranking. It also returns the essential group with the largest bound, to
-// be scored everywhere next, or -1 when every remaining group is
-// restrictable.
+// ranking. A method group (group.method) is never essential: it is
+// scored on the touched units alone, and its bound counts in the sum. It
+// also returns the essential group with the largest bound, to be scored
+// everywhere next, or -1 when every remaining group is restrictable.
 func (pr *pruning) restrictable(a *accumulator, done uint64) (restrict uint64, next int) {
 	bounds := pr.sc.bounds[:0]
+	var methods float32
 	for gi := range a.groups {
 		if done&(1<<uint(gi)) != 0 {
 			continue
 		}
-		if m := a.heavyBound(gi); m > 0 {
+		m := a.heavyBound(gi)
+		switch {
+		case a.groups[gi].method:
+			// Never scanned everywhere (accumulate), but part of what
+			// a unit left out could still gain.
+			methods += m
+		case m > 0:
 			bounds = append(bounds, groupBound{gi, m})
 		}
 	}
@@ -630,7 +638,7 @@ func (pr *pruning) restrictable(a *accumulator, done uint64) (restrict uint64, n
 		kth = pr.r.kthAllowed(a.touched, a.acc, pr.filter, pr.limit, pr.kth, pr.sc)
 		pr.kth = kth
 	}
-	var sum float32
+	sum := methods
 	i := 0
 	for ; i < len(bounds); i++ {
 		b := bounds[i]
@@ -683,10 +691,11 @@ type accumulator struct {
 }
 
 // heavy reports whether variant v of group g is scored after the
-// selective ones. A learned neighbour is scored like a frequent term: it
-// brings new candidates only when the query's own words meet nothing.
+// selective ones. A learned neighbour and a method are scored like a
+// frequent term: a learned neighbour brings new candidates only when the
+// query's own words meet nothing, a method never (accumulate).
 func (a *accumulator) heavy(g *group, v variant) bool {
-	return a.p.start[v.t+1]-a.p.start[v.t] > a.heavyPostings || g.learned
+	return a.p.start[v.t+1]-a.p.start[v.t] > a.heavyPostings || g.learned || g.method
 }
 
 // heavyBound is the most group gi's heavy variants can add to one unit.
@@ -732,8 +741,15 @@ func accumulate(a *accumulator, prune *pruning) {
 		restrict = 0
 	}
 	for gi := range a.groups {
-		if bit := uint64(1) << uint(gi); done&bit == 0 {
+		if bit := uint64(1) << uint(gi); done&bit == 0 && !a.groups[gi].method {
 			a.scan(gi, true, restrict&bit != 0)
+		}
+	}
+	// A method orders the units the request's words met, and meets no
+	// other: it is scored last, on those alone.
+	for gi := range a.groups {
+		if a.groups[gi].method && len(a.touched) > 0 {
+			a.scan(gi, true, true)
 		}
 	}
 }

@@ -161,7 +161,10 @@ type Router struct {
 	// How the catalog names the caller (see findCaller).
 	callerPhrase bool
 	callerTerm   uint32
-	paths        pathIndex // the HTTP paths' segments: the address stage's, and the caller's paths
+	// methodTerms are the terms of the HTTP methods that do what each
+	// verb class asks (classMethods), those the catalog has.
+	methodTerms [verbRun + 1][]uint32
+	paths       pathIndex // the HTTP paths' segments: the address stage's, and the caller's paths
 
 	pool sync.Pool // *scratch
 	// probes holds the scratches of hiddenOutscores apart from pool's, so
@@ -233,6 +236,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	}
 	r.tu = tu
 	r.findCaller()
+	r.findMethods()
 	if !opts.noSemantic {
 		r.sem = newSemantic(r.idx, opts.vectors)
 	}

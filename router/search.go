@@ -117,6 +117,9 @@ type group struct {
 	item, many bool
 	// learned: the group holds a word's learned neighbours (semantic.go).
 	learned bool
+	// method: the group holds the terms of the HTTP methods that do what
+	// the request's verb asks (classMethods).
+	method bool
 	// unsaid: a verb the catalog does not say, nor any verb of its class.
 	unsaid bool
 	// one: the word is singular with no identifier after it ("get the
