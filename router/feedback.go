@@ -48,7 +48,7 @@ func (ix *index) buildForward(n int) {
 	keep := func(t int) bool {
 		k := ix.vocab[t]
 		df := ix.post.start[t+1] - ix.post.start[t]
-		return k != "" && k[0] != '~' && k[0] != '@' && df >= 2 && df <= heavy
+		return isWordKey(k) && df >= 2 && df <= heavy
 	}
 	f := &ix.fwd
 	f.start = make([]uint32, n+1)

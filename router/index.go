@@ -360,6 +360,10 @@ func stemKey(s string) string { return "~" + s }
 // says it updates when it has no summary (ablation "method-verbs").
 func methodKey(method string) string { return "@" + strings.ToLower(method) }
 
+// isWordKey reports whether term key k is a word: not a stem (stemKey),
+// a method (methodKey) or a pair (a bigram has no spelling).
+func isWordKey(k string) bool { return k != "" && k[0] != '~' && k[0] != '@' }
+
 // intern returns the id of term key k, adding it to the vocabulary.
 func (ix *index) intern(k string) uint32 {
 	t, ok := ix.terms[k]
@@ -649,6 +653,7 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 	wbuf := make([]byte, 0, 64)
 	aw := newAlsoWords(opts)
 	aw.prose = prose
+	methods := map[string]uint32{} // HTTP method → its term (methodKey)
 	for d := lo; d < hi; d++ {
 		cur = cur[:0]
 		opFields(ops[d], &opts, func(f field, text string) {
@@ -730,8 +735,14 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 		})
 		if h := ops[d].HTTP; h != nil && h.Method != "" {
 			// The method's term, in the path field beside the method's
-			// word, which the field's length counts already.
-			cur = append(cur, mkEntry(v.intern(methodKey(h.Method)), fPath, 1))
+			// word, which the field's length counts already. A chunk has
+			// a few methods: each key is made once.
+			t, ok := methods[h.Method]
+			if !ok {
+				t = v.intern(methodKey(h.Method))
+				methods[h.Method] = t
+			}
+			cur = append(cur, mkEntry(t, fPath, 1))
 		}
 		if v.callers != nil && v.callers[d] {
 			cur = append(cur, mkEntry(v.intern(callerWord), fPath, 1))
@@ -1201,7 +1212,7 @@ func (ix *index) buildDeletes() {
 	ix.deletes = make(map[string][]uint32, len(ix.vocab)*4)
 	buf := make([]byte, 0, 64)
 	for t, s := range ix.vocab {
-		if len(s) < minCorrectLen-1 || isNumber(s) || s[0] == '~' || s[0] == '@' {
+		if len(s) < minCorrectLen-1 || isNumber(s) || !isWordKey(s) {
 			continue
 		}
 		for i := 0; i < len(s); i++ {
