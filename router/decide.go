@@ -200,7 +200,56 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		r.runAgrees(groups, qverb, hits[0].d) && !r.listsOne(groups, sc.words, qverb, hits[0].d) &&
 		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc) &&
-		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc)
+		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc)
+}
+
+// headElsewhere reports whether the request's object (object) does not
+// say the head word of the resource the leader of first acts on
+// (index.heads), and says that of a candidate close behind it of the
+// leader's kind, under the leader's path: "Get GiftCard from GiftCard
+// Provider by ID" leads with GET /giftcardproviders/{id}, which meets
+// every word, while GET .../{id}/giftcards/{giftCardId} reads the gift
+// card the request asks for. Running the leader would be a guess
+// (ablation "object-head").
+func (r *Router) headElsewhere(groups []group, first []hit, sc *scratch) bool {
+	if len(first) < 2 || !r.tu.objectHead {
+		return false
+	}
+	var buf [2 * maxGroups]uint32
+	object := object(groups, sc.words, buf[:0])
+	lead := first[0].d
+	if h := r.idx.heads[lead]; h == noTerm || r.idx.kind(h)&collWord == 0 || slices.Contains(object, h) {
+		return false
+	}
+	for _, h := range closeBehind(first) {
+		if r.ops[h.d].Kind == r.ops[lead].Kind && r.idx.heads[h.d] != noTerm && slices.Contains(object, r.idx.heads[h.d]) && under(r.ops[h.d], r.ops[lead]) {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether op's HTTP path extends parent's by one or more
+// segments, any parameter standing for any other: GET
+// /providers/{providerID}/giftcards/{cardId} is under GET
+// /providers/{providerId}.
+func under(op, parent *operations.Operation) bool {
+	if op.HTTP == nil || parent.HTTP == nil {
+		return false
+	}
+	child, p := strings.Trim(op.HTTP.Path, "/"), strings.Trim(parent.HTTP.Path, "/")
+	for p != "" {
+		a, restA, _ := strings.Cut(child, "/")
+		b, restB, _ := strings.Cut(p, "/")
+		if a != b && !(strings.HasPrefix(a, "{") && strings.HasPrefix(b, "{")) {
+			return false
+		}
+		child, p = restA, restB
+		if p != "" && child == "" {
+			return false
+		}
+	}
+	return child != ""
 }
 
 // saysObject reports whether the leader d met a word of the request

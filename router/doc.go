@@ -389,7 +389,13 @@
 // word of the query besides its verb or has the verb in its address
 // (saysObject, ablation "verb-alone": "Delete" says what to do and not
 // to what, so even a catalog's only delete is a guess; "register" runs
-// POST /register);
+// POST /register), and the head word of the leader's resource (the last
+// word of its path's last literal segment) is in the query's object, or
+// no candidate close behind whose path extends the leader's has its head
+// there (headElsewhere, ablation "object-head": "Get GiftCard from
+// GiftCard Provider by ID" meets every word of GET /giftcardproviders/{id}
+// and does not run it while the gift card's read under that path is
+// close behind);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,

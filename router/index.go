@@ -77,8 +77,8 @@ type tuning struct {
 	values, synMin, pluralList, runAgree, questions, singular, learnedVerbs, reversals bool
 	splitWords                                                                         bool
 	// the run gate's rules and the request's action (decide.go, analyze.go)
-	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads, preambles, neutralVerbs, titleCase, verbOnly, verbNotPlural, fewerUnasked, upserts, oneNotList, objectElsewhere, verbIDF, namedObject, makeSense, writesFirst, relativeClause, partsOf, itemsFirst, siblingReads, dataQuestions, headNouns, verbAlone, subCollections, methodVerbs bool
-	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          float32
+	decisive, requestClause, modifiers, namedElsewhere, twins, verbNotDeciding, unsaidVerb, verblessWrites, fillerResources, callerAddress, clauseRerank, callerPaths, callerPhrases, addresses, designation, poolGaps, unknownVerbs, eventWords, whoIsIn, readsFirst, readOrders, openSense, titleVerbs, rpcCalls, fileNames, filteredRuns, catalogWords, hiddenActions, hiddenOnly, hiddenReads, preambles, neutralVerbs, titleCase, verbOnly, verbNotPlural, fewerUnasked, upserts, oneNotList, objectElsewhere, verbIDF, namedObject, makeSense, writesFirst, relativeClause, partsOf, itemsFirst, siblingReads, dataQuestions, headNouns, verbAlone, subCollections, methodVerbs, objectHead bool
+	derive, itemBoost, neighbours, slugBoost                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      float32
 }
 
 func defaultTuning() tuning {
@@ -87,7 +87,7 @@ func defaultTuning() tuning {
 		syn: weightSynonym, verb: weightVerb, corr: weightCorrection, vboost: verbBoost, stem: weightStem, bigram: weightBigram, idBoost: idWordsBoost,
 		ns: weightNamespaceMatch, resMismatch: resourceMismatch, resMiss: resourceMiss, sumBoost: summaryBoost,
 		prf: prfWeight, compound: weightCompound, prfMinCov: prfMinCoverage, prfDocs: prfDocs, prfTerms: prfTerms, prfMinGroups: prfMinGroups,
-		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, preambles: true, neutralVerbs: true, titleCase: true, verbOnly: true, verbNotPlural: true, fewerUnasked: true, upserts: true, oneNotList: true, objectElsewhere: true, verbIDF: true, namedObject: true, makeSense: true, writesFirst: true, relativeClause: true, partsOf: true, itemsFirst: true, siblingReads: true, dataQuestions: true, headNouns: true, verbAlone: true, subCollections: true, methodVerbs: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
+		diversity: diversity, coveredDecay: coveredDecay, qtf: repeatWeight, clause: clauseWeight, svc: serviceBoost, values: true, pluralList: true, runAgree: true, questions: true, singular: true, learnedVerbs: true, reversals: true, splitWords: true, decisive: true, requestClause: true, modifiers: true, namedElsewhere: true, twins: true, verbNotDeciding: true, unsaidVerb: true, verblessWrites: true, fillerResources: true, callerAddress: true, clauseRerank: true, callerPaths: true, callerPhrases: true, addresses: true, designation: true, poolGaps: true, unknownVerbs: true, eventWords: true, whoIsIn: true, readsFirst: true, readOrders: true, openSense: true, titleVerbs: true, rpcCalls: true, fileNames: true, filteredRuns: true, catalogWords: true, hiddenActions: true, hiddenOnly: true, hiddenReads: true, preambles: true, neutralVerbs: true, titleCase: true, verbOnly: true, verbNotPlural: true, fewerUnasked: true, upserts: true, oneNotList: true, objectElsewhere: true, verbIDF: true, namedObject: true, makeSense: true, writesFirst: true, relativeClause: true, partsOf: true, itemsFirst: true, siblingReads: true, dataQuestions: true, headNouns: true, verbAlone: true, subCollections: true, methodVerbs: true, objectHead: true, derive: agentNounWeight, itemBoost: itemBoost, neighbours: neighbourWeight, slugBoost: slugBoost,
 	}
 }
 
@@ -143,6 +143,7 @@ type index struct {
 	// reading).
 	idTerms, sumTerms, itemTerms, resTerms, pathTerms termLists
 	scope                                             []int8
+	heads                                             []uint32    // per operation, its path's resource's head word (resourceHead) or noTerm
 	paths                                             []pathShape // per operation, its HTTP path's shape (the re-ranker's features)
 	fits                                              []verbFit   // per operation, how each verb class fits it (the re-ranker's features)
 	resKind                                           []uint8
@@ -902,6 +903,40 @@ func scopeNoun(op *operations.Operation, v verbClass) (string, int8) {
 	return "", scopeNone
 }
 
+// resourceHead returns the term of the head word of the resource op's
+// HTTP path acts on: the last word of its last literal segment (of its
+// call name, for an RPC path that names one:
+// "#X-Amz-Target=Svc.TagResource"), a run-together word's last part
+// ("giftcardproviders": provider). It is noTerm for an operation without
+// a path, a path that names nothing (namesWhat), or one whose last word
+// is a call ("/giftlist/get/{listId}", "/lists/{id}/tag-search"). It
+// returns buf, the buffer it split into.
+func (ix *index) resourceHead(op *operations.Operation, also map[string][]string, buf []byte) (uint32, []byte) {
+	if op.HTTP == nil || !namesWhat(op) {
+		return noTerm, buf
+	}
+	seg := pathNoun(strings.TrimRight(op.HTTP.Path, "/"))
+	if name, call := callName(seg); call {
+		seg = name
+	}
+	last := ""
+	buf = splitBytesBuf(seg, buf, func(w []byte) {
+		if !isStopWord(string(w)) && !isNumber(string(w)) {
+			last = string(w)
+		}
+	})
+	if a := also[last]; len(a) > 0 {
+		last = a[len(a)-1]
+	}
+	if last == "" || (verbClassifier{}).word(last) != verbNone {
+		return noTerm, buf
+	}
+	if t, ok := ix.terms[plural(last)]; ok {
+		return t, buf
+	}
+	return noTerm, buf
+}
+
 // pathNoun returns the last literal segment of an HTTP path, skipping
 // {parameters}: "issues" in "/repos/{owner}/{repo}/issues/{issue_number}".
 func pathNoun(path string) string {
@@ -1021,6 +1056,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 		l.start = make([]uint32, n+1)
 	}
 	ix.scope = make([]int8, n)
+	ix.heads = make([]uint32, n)
 	ix.paths = make([]pathShape, n)
 	ix.fits = make([]verbFit, n)
 	parallel(cs, func(c, lo, hi int) {
@@ -1058,6 +1094,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 					}
 				}
 			}
+			ix.heads[d], wbuf = ix.resourceHead(ops[d], also, wbuf)
 			wbuf = splitBytesBuf(ops[d].Summary, wbuf, sums.add)
 			noun, scope := scopeNoun(ops[d], verbs[d])
 			ix.scope[d] = scope

@@ -50,7 +50,8 @@ func TestDebugCase(t *testing.T) {
 // TestDebugRunChanges lists, over the split APICORPUS_SPLIT of the package
 // in APICORPUS_DIR, every request whose run decision the ablation
 // APICORPUS_ABLATE changes, and whether the run it removes (or adds) was
-// right: how a rule of the run gate is judged before it is kept.
+// right: how a rule of the run gate is judged before it is kept. With
+// APICORPUS_DESCRIBED set the requests are the descriptions' sentences.
 func TestDebugRunChanges(t *testing.T) {
 	dir, split, ablate := os.Getenv("APICORPUS_DIR"), os.Getenv("APICORPUS_SPLIT"), os.Getenv("APICORPUS_ABLATE")
 	if dir == "" || ablate == "" {
@@ -60,9 +61,13 @@ func TestDebugRunChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	load := Load
+	if os.Getenv("APICORPUS_DESCRIBED") != "" {
+		load = LoadDescribed // the requests of --queries-from descriptions
+	}
 	counts := map[string]int{}
 	for _, a := range apis {
-		c, err := Load(a)
+		c, err := load(a)
 		if err != nil || len(c.Queries) == 0 {
 			continue
 		}
