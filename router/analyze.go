@@ -515,6 +515,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			groups = append(groups, g)
 		}
 	}
+	if r.tu.listOf && listedAfter(words, groups) && qverb == verbRead {
+		qverb = verbList // "Retrieve a list of ...": a read of a list lists
+	}
 	sc.implied = false
 	if qverb == verbNone && !r.opts.noVerbs && !unknownAction {
 		qverb = r.impliedVerbOf(words, -1, groups)
@@ -1231,4 +1234,33 @@ func openSense(words []string, i int) verbClass {
 		return verbRead
 	}
 	return verbCreate
+}
+
+// listedAfter marks as many the words of the phrase after "a list of"
+// ("Retrieve a list of itemPhone objects from a user's profile", "the
+// collection of channels"): they name the things listed, whatever their
+// number, and the container's own word names no item either.
+func listedAfter(words []string, groups []group) (listed bool) {
+	set := func(at int, many bool) {
+		for i := range groups {
+			if g := &groups[i]; int(g.at) == at+1 && !g.item {
+				g.many, g.one = many && g.nres > 0, false
+			}
+		}
+	}
+	for k := 0; k+1 < len(words); k++ {
+		if w := plural(words[k]); (w != "list" && w != "collection") || words[k+1] != "of" {
+			continue
+		}
+		set(k, false)
+		listed = true
+		j := k + 2
+		for j < len(words) && isStopWord(words[j]) {
+			j++
+		}
+		for ; j < len(words) && !isStopWord(words[j]); j++ {
+			set(j, true)
+		}
+	}
+	return listed
 }

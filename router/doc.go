@@ -316,7 +316,11 @@
 //     a read a list (clauseEnd, ablation "relative-clause"), nor does a
 //     plural of parts the catalog has no resource for before "of" ("the
 //     details of an error frame"; partsOf, ablation "parts-of"), while
-//     "the members of a team" are many. ("details about" and "details
+//     "the members of a team" are many. The things after "a list of"
+//     or "a collection of" are many whatever their number ("Retrieve a
+//     list of itemPhone objects", "The collection of open extensions"),
+//     the container's own word names no item, and a read of a list lists
+//     (listedAfter, ablation "list-of"). ("details about" and "details
 //     for" were read the same way on tune, +11 requests, and lost
 //     StableToolBench 0.0006 of nDCG@10 for nothing on report: left out.)
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that
