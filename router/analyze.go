@@ -1244,7 +1244,7 @@ func listedAfter(words []string, groups []group) (listed bool) {
 	set := func(at int, many bool) {
 		for i := range groups {
 			if g := &groups[i]; int(g.at) == at+1 && !g.item {
-				g.many, g.one = many && g.nres > 0, false
+				g.many, g.one = many, false
 			}
 		}
 	}

@@ -1,0 +1,89 @@
+package router
+
+import (
+	"testing"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// A thing that lives under the leader's item is not run through the
+// leader (ablation "object-head"): "Get GiftCard from GiftCard Provider
+// by ID" meets every word of the provider's read, while the gift card's
+// read, under the provider's path, is what it asks for. Running either
+// would be a guess; the candidates are listed for the caller to choose.
+func TestAThingUnderTheLeaderDoesNotRunIt(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("cards.provider.get_provider", "GET", "Returns a giftcard provider from a store.", "/giftcardproviders/{giftCardProviderId}", operations.KindRead),
+		httpOp("cards.provider.list_providers", "GET", "Returns a collection of giftcard providers from a store.", "/giftcardproviders", operations.KindRead),
+		httpOp("cards.provider.delete_provider", "DELETE", "Delete a giftcard provider from a store.", "/giftcardproviders/{giftCardProviderID}", operations.KindDestructive),
+		httpOp("cards.card.get_card", "GET", "Returns a specific giftcard from a giftcard provider.", "/giftcardproviders/{giftCardProviderID}/giftcards/{giftCardID}", operations.KindRead),
+		httpOp("cards.card.create_card", "POST", "Creates a giftcard in a giftcard provider.", "/giftcardproviders/{giftCardProviderID}/giftcards", operations.KindWrite),
+		httpOp("cards.transaction.list_transactions", "GET", "Return all transaction from a giftcard.", "/giftcardproviders/{giftCardProviderID}/giftcards/{giftCardID}/transactions", operations.KindRead),
+	}
+	const q = "Get GiftCard from GiftCard Provider by ID"
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"object-head"}})
+	if res := off.Search(q, Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != "cards.provider.get_provider" {
+		t.Errorf("with object-head off, %q does not run the provider's read (%s %v): the test does not test the rule", q, res.Decision, candidateIDs(res))
+	}
+	if res := on.Search(q, Filter{}, 5); res.Decision == DecisionRun && res.Candidates[0].Op.ID != "cards.card.get_card" {
+		t.Errorf("%q runs %s, a provider, where the gift card under it is close behind", q, res.Candidates[0].Op.ID)
+	}
+}
+
+func TestUnderTakesAnyParameterForAnother(t *testing.T) {
+	op := func(path string) *operations.Operation {
+		return &operations.Operation{HTTP: &operations.HTTPBinding{Method: "GET", Path: path}}
+	}
+	for _, tc := range []struct {
+		child, parent string
+		want          bool
+	}{
+		{"/providers/{providerID}/cards/{cardId}", "/providers/{providerId}", true},
+		{"/providers/{id}/cards", "/providers/{id}/", true},
+		{"/providers/{id}", "/providers/{id}", false},
+		{"/providers", "/providers/{id}", false},
+		{"/stores/{id}/cards", "/providers/{id}", false},
+		{"/providers/all/cards", "/providers/{id}", false},
+	} {
+		if got := under(op(tc.child), op(tc.parent)); got != tc.want {
+			t.Errorf("under(%s, %s) = %v, want %v", tc.child, tc.parent, got, tc.want)
+		}
+	}
+	if under(&operations.Operation{}, op("/providers")) {
+		t.Error("an operation without a path is under a path")
+	}
+}
+
+// The things after "a list of" are many whatever their number
+// (ablation "list-of"): "itemPhone" is singular, and without the rule the
+// request asked for one phone.
+func TestAListOfReadsMany(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("graph.profile.get_phone", "GET", "Get an itemPhone object.", "/users/{user-id}/profile/phones/{itemPhone-id}", operations.KindRead),
+		httpOp("graph.profile.list_phones", "GET", "", "/users/{user-id}/profile/phones", operations.KindRead),
+		httpOp("graph.profile.get_profile", "GET", "Get a user's profile.", "/users/{user-id}/profile", operations.KindRead),
+	}
+	const q = "Retrieve a list of itemPhone objects from a user's profile."
+	for _, tc := range []struct {
+		ablate    []string
+		one, many bool
+	}{{nil, false, true}, {[]string{"list-of"}, true, false}} {
+		r := New(ops, Options{Ablate: tc.ablate})
+		sc := r.pool.Get().(*scratch)
+		groups, _ := r.analyze(q, sc)
+		found := false
+		for _, g := range groups {
+			if g.surface == "phone" && g.at > 0 {
+				found = true
+				if g.one != tc.one || g.many != tc.many {
+					t.Errorf("ablate %v: %q reads phone as one %v, many %v; want one %v, many %v", tc.ablate, q, g.one, g.many, tc.one, tc.many)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("ablate %v: %q has no word phone", tc.ablate, q)
+		}
+		sc.clear()
+		r.pool.Put(sc)
+	}
+}
