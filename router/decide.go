@@ -222,34 +222,20 @@ func (r *Router) headElsewhere(groups []group, first []hit, sc *scratch) bool {
 		return false
 	}
 	for _, h := range closeBehind(first) {
-		if r.ops[h.d].Kind == r.ops[lead].Kind && r.idx.heads[h.d] != noTerm && slices.Contains(object, r.idx.heads[h.d]) && under(r.ops[h.d], r.ops[lead]) {
+		if r.ops[h.d].Kind == r.ops[lead].Kind && r.idx.heads[h.d] != noTerm && slices.Contains(object, r.idx.heads[h.d]) && r.under(h.d, lead) {
 			return true
 		}
 	}
 	return false
 }
 
-// under reports whether op's HTTP path extends parent's by one or more
-// segments, any parameter standing for any other: GET
+// under reports whether operation d's HTTP path extends parent's by one
+// or more segments, any parameter standing for any other (paths): GET
 // /providers/{providerID}/giftcards/{cardId} is under GET
 // /providers/{providerId}.
-func under(op, parent *operations.Operation) bool {
-	if op.HTTP == nil || parent.HTTP == nil {
-		return false
-	}
-	child, p := strings.Trim(op.HTTP.Path, "/"), strings.Trim(parent.HTTP.Path, "/")
-	for p != "" {
-		a, restA, _ := strings.Cut(child, "/")
-		b, restB, _ := strings.Cut(p, "/")
-		if a != b && !(strings.HasPrefix(a, "{") && strings.HasPrefix(b, "{")) {
-			return false
-		}
-		child, p = restA, restB
-		if p != "" && child == "" {
-			return false
-		}
-	}
-	return child != ""
+func (r *Router) under(d, parent uint32) bool {
+	c, p := r.paths.of(int(d)), r.paths.of(int(parent))
+	return len(p) > 0 && len(c) > len(p) && slices.Equal(c[:len(p)], p)
 }
 
 // saysObject reports whether the leader d met a word of the request

@@ -31,8 +31,8 @@ func TestAThingUnderTheLeaderDoesNotRunIt(t *testing.T) {
 }
 
 func TestUnderTakesAnyParameterForAnother(t *testing.T) {
-	op := func(path string) *operations.Operation {
-		return &operations.Operation{HTTP: &operations.HTTPBinding{Method: "GET", Path: path}}
+	op := func(id, path string) *operations.Operation {
+		return &operations.Operation{ID: id, HTTP: &operations.HTTPBinding{Method: "GET", Path: path}}
 	}
 	for _, tc := range []struct {
 		child, parent string
@@ -45,11 +45,13 @@ func TestUnderTakesAnyParameterForAnother(t *testing.T) {
 		{"/stores/{id}/cards", "/providers/{id}", false},
 		{"/providers/all/cards", "/providers/{id}", false},
 	} {
-		if got := under(op(tc.child), op(tc.parent)); got != tc.want {
+		r := New([]*operations.Operation{op("api.child.get", tc.child), op("api.parent.get", tc.parent)}, Options{})
+		if got := r.under(0, 1); got != tc.want {
 			t.Errorf("under(%s, %s) = %v, want %v", tc.child, tc.parent, got, tc.want)
 		}
 	}
-	if under(&operations.Operation{}, op("/providers")) {
+	r := New([]*operations.Operation{{ID: "api.local.run"}, op("api.parent.get", "/providers")}, Options{})
+	if r.under(0, 1) {
 		t.Error("an operation without a path is under a path")
 	}
 }

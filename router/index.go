@@ -912,10 +912,13 @@ func scopeNoun(op *operations.Operation, v verbClass) (string, int8) {
 // is a call ("/giftlist/get/{listId}", "/lists/{id}/tag-search"). It
 // returns buf, the buffer it split into.
 func (ix *index) resourceHead(op *operations.Operation, also map[string][]string, buf []byte) (uint32, []byte) {
-	if op.HTTP == nil || !namesWhat(op) {
+	if op.HTTP == nil {
 		return noTerm, buf
 	}
 	seg := pathNoun(strings.TrimRight(op.HTTP.Path, "/"))
+	if seg == "" || versionSegment(seg) {
+		return noTerm, buf // a path that names nothing (namesWhat)
+	}
 	if name, call := callName(seg); call {
 		seg = name
 	}

@@ -164,7 +164,7 @@ type Router struct {
 	// methodTerms are the terms of the HTTP methods that do what each
 	// verb class asks (classMethods), those the catalog has.
 	methodTerms [verbRun + 1][]uint32
-	paths       pathIndex // the HTTP paths' segments: the address stage's, and the caller's paths
+	paths       pathIndex // the HTTP paths' segments: the address stage's, the caller's paths, and which path extends which (under)
 
 	pool sync.Pool // *scratch
 	// probes holds the scratches of hiddenOutscores apart from pool's, so
@@ -226,7 +226,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	for i, op := range r.ops {
 		r.verbs[i] = classify.of(op)
 	}
-	if tu.addresses || tu.callerPaths {
+	if tu.addresses || tu.callerPaths || tu.objectHead {
 		r.paths = buildPathIndex(r.ops)
 	}
 	r.idx = buildIndex(r.ops, r.verbs, r.paths, opts)
