@@ -222,6 +222,13 @@ type Metrics struct {
 	// LowRate is the share of labelled queries decided "no_match", whose
 	// candidates are shown flagged as low confidence.
 	LowRate float64 `json:"low_rate"`
+	// Top1Low, Top1Choose and RunPrecision say what each confidence label
+	// is worth to an agent: the share of labelled queries decided
+	// "no_match" (shown as low), "choose" (medium) and "run" (high) whose
+	// first candidate is a label. A label an agent can trust rises from
+	// the first to the last.
+	Top1Low    float64 `json:"top1_low"`
+	Top1Choose float64 `json:"top1_choose"`
 	// ReadsAsWrites is the share of labelled read requests taken as a
 	// write: a write verb where the catalog has writes (which ask refuses
 	// on a read-only server that hides them), a write ranked first, or a
@@ -418,7 +425,7 @@ func (t *Tally) Report(misses bool) Report {
 func metrics(res []qres) Metrics {
 	var m Metrics
 	var lats []time.Duration
-	var predNo, predNoRight, runs, runsRight, askRuns, empty, low, reads, readsAsWrites, writes, writesWarned int
+	var predNo, predNoRight, runs, runsRight, askRuns, empty, low, lowRight, chose, choseRight, reads, readsAsWrites, writes, writesWarned int
 	for _, x := range res {
 		m.N++
 		lats = append(lats, x.lat)
@@ -472,6 +479,17 @@ func metrics(res []qres) Metrics {
 		top1 := len(x.ids) > 0 && in(x.ids[0])
 		if top1 {
 			m.Top1++
+		}
+		switch x.decision {
+		case DecisionNoMatch:
+			if top1 {
+				lowRight++
+			}
+		case DecisionChoose:
+			chose++
+			if top1 {
+				choseRight++
+			}
 		}
 		if len(gold) == 1 {
 			m.NSingle++
@@ -530,6 +548,12 @@ func metrics(res []qres) Metrics {
 	if m.NLabelled > 0 {
 		m.EmptyRate = float64(empty) / float64(m.NLabelled)
 		m.LowRate = float64(low) / float64(m.NLabelled)
+	}
+	if low > 0 {
+		m.Top1Low = float64(lowRight) / float64(low)
+	}
+	if chose > 0 {
+		m.Top1Choose = float64(choseRight) / float64(chose)
 	}
 	if reads > 0 {
 		m.ReadsAsWrites = float64(readsAsWrites) / float64(reads)

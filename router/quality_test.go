@@ -62,6 +62,13 @@ func TestHelpdeskQuality(t *testing.T) {
 		check("no-match recall", m.NoMatchRec, floorNoMatchRec)
 	}
 	check("run precision", m.RunPrecision, floorRunPrecision)
+	// The confidence labels mean something only in order: an agent
+	// trusts a run (high) more than a choice (medium), and that more
+	// than the closest candidates shown low (reached: 1.000 > 0.714 >
+	// 0.417).
+	if !(m.RunPrecision > m.Top1Choose && m.Top1Choose > m.Top1Low) {
+		t.Errorf("top-1 by confidence label: run %.3f, choose %.3f, low %.3f; want each label more often right than the next", m.RunPrecision, m.Top1Choose, m.Top1Low)
+	}
 	if m.EmptyRate > maxEmptyRate {
 		t.Errorf("find answered nothing to %.1f%% of in-scope requests; at most %.0f%% allowed", 100*m.EmptyRate, 100*maxEmptyRate)
 	}

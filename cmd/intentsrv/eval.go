@@ -30,8 +30,10 @@ the share of queries it runs ("ask runs") and its runs of an operation
 that is not a label ("ask false"; a read run for a write request counts),
 the share of write requests that search says ask for a write ("writes
 warned": what a read-only server tells the agent instead of offering
-reads), no-match precision/recall on queries with empty labels, and
-latency.
+reads), no-match precision/recall on queries with empty labels, what
+each confidence label is worth (the share of labelled queries answered
+"run", "choose" and low whose first candidate is right: "run P",
+"choose P", "low P"), and latency.
 
 With --tools the operations are the tools of a dev set (formats of
 ../shared/bench/README.md); without it, the configured catalog.
@@ -273,7 +275,7 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 		fmt.Fprintf(w, "%d operations (index built in %s), %d queries\n\n", first.rep.NumOps, first.build.Round(time.Millisecond), first.rep.Queries)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "set\trouter\tn\ttop-1\trecall@5\thit@5\tMRR\tnDCG@10\tempty\tlow\tfalse runs\tfalse deletes\task runs\task false\treads→writes\twrites warned\tno-match P\tno-match R\trun rate\trun P\tp50 µs\tp99 µs\t")
+	fmt.Fprintln(tw, "set\trouter\tn\ttop-1\trecall@5\thit@5\tMRR\tnDCG@10\tempty\tlow\tfalse runs\tfalse deletes\task runs\task false\treads→writes\twrites warned\tno-match P\tno-match R\trun rate\trun P\tchoose P\tlow P\tp50 µs\tp99 µs\t")
 	row := func(set, name string, m router.Metrics) {
 		nm := func(v float64, n int) string {
 			if n == 0 {
@@ -281,9 +283,9 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 			}
 			return fmt.Sprintf("%.3f", v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.3f\t%d\t%.3f\t%.3f\t%s\t%s\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.3f\t%d\t%.3f\t%.3f\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
 			set, name, m.N, m.Top1, m.Recall5, m.Hit5, m.MRR, m.NDCG10, m.EmptyRate, m.LowRate, m.FalseRuns, m.FalseDeletes, m.AskRunRate, m.AskFalseRuns, m.ReadsAsWrites, m.WritesWarned,
-			nm(m.NoMatchPrec, m.NNoMatch), nm(m.NoMatchRec, m.NNoMatch), m.RunRate, m.RunPrecision,
+			nm(m.NoMatchPrec, m.NNoMatch), nm(m.NoMatchRec, m.NNoMatch), m.RunRate, m.RunPrecision, m.Top1Choose, m.Top1Low,
 			m.LatencyP50us, m.LatencyP99us)
 	}
 	for _, v := range variants {
