@@ -41,6 +41,9 @@ func TestDebugCase(t *testing.T) {
 		}
 		res := r.Search(q, f, 5)
 		fmt.Printf("%q → %s verb=%q\n", q, res.Decision, res.Verb)
+		if res.Hidden != nil {
+			fmt.Printf("   hidden: %s\n", res.Hidden.ID)
+		}
 		for _, c := range res.Candidates {
 			fmt.Printf("   %-60s %6.2f conf %.2f %v %v\n", c.Op.ID, c.Score, c.Confidence, c.Matched, c.Fields)
 		}
