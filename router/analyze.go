@@ -374,6 +374,10 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 					g.variants = append(g.variants, variant{t: t, w: r.tu.corr})
 				}
 			}
+			// "the acme organization", "user torvalds": a word the
+			// catalog does not say, in a name's place, is a value
+			// written in lower case, as agents write them.
+			g.value = len(g.variants) == 0 && vc == verbNone && r.valuePlace(words, i)
 		}
 		if i := alphaPrefix(w); i >= 3 && i < len(w) {
 			for _, v := range ix.lookup(w[:i], r.tu.stem, sc.vbuf[:0]) {
@@ -1119,6 +1123,25 @@ func (r *Router) namesResource(w string) bool {
 // isResource reports whether w, as a plural, is some operation's
 // resource (resWord).
 func (r *Router) isResource(w string) bool { return r.wordKind(w)&resWord != 0 }
+
+// valuePlace reports whether words[i] stands where a name does: between
+// "the" and a word that names a resource of the catalog ("the acme
+// organization"), or right after such a word, ending the request or
+// before a stop word ("user torvalds", "the org acme's members"), with
+// the value-places rule on.
+func (r *Router) valuePlace(words []string, i int) bool {
+	if !r.tu.valuePlaces || i == 0 {
+		return false
+	}
+	next := ""
+	if i+1 < len(words) {
+		next = words[i+1]
+	}
+	if words[i-1] == "the" {
+		return next != "" && r.isResource(next)
+	}
+	return r.isResource(words[i-1]) && (next == "" || isStopWord(next) || next == "s")
+}
 
 // namesCollection reports whether w, as a plural, is a collection of the
 // catalog: the resource of an operation on one of its items or on all.

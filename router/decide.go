@@ -92,10 +92,13 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		first = hits
 	}
 	// Whether the request is about something here leaves out a verb the
-	// catalog never says (see group.unsaid).
+	// catalog never says (see group.unsaid) and a value in a name's place
+	// (group.value): the catalog need not say "acme" to serve "the acme
+	// organization". How sure a run is still counts them, as the ranking
+	// does.
 	scope := total
 	for _, g := range groups {
-		if g.unsaid {
+		if g.unsaid || g.value {
 			scope -= g.cov
 		}
 	}

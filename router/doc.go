@@ -144,6 +144,12 @@
 //     Datastore", "a specific Workgroup": headNouns, ablation
 //     "head-nouns"): that is a kind of thing, written with a capital as
 //     APIs write their types, and it counts against coverage too.
+//     A lower-case word the catalog does not know, where a name stands
+//     (between "the" and a word naming a resource, "the acme
+//     organization", or right after such a word, "user torvalds"), is
+//     left out of whether the catalog serves the request, though not of
+//     the ranking or of how sure a run is (valuePlace, ablation
+//     "value-places").
 //   - Boosts: an operation whose verb class is the query's gains verbBoost;
 //     one whose id words (resource and name, "tickets", "list") the query
 //     says gains up to idWordsBoost; one whose short summary the query

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/intentsrv/intentsrv/operations"
@@ -87,5 +88,44 @@ func TestAListOfReadsMany(t *testing.T) {
 		}
 		sc.clear()
 		r.pool.Put(sc)
+	}
+}
+
+// A word the catalog does not say, standing where a name does, is a
+// value the caller gives, as agents write them, in lower case: "the acme
+// organization", "user torvalds". It does not make the answer a low one,
+// as it did in a catalog of GitHub's size; the same word elsewhere still
+// does ("send an sms to the oncall engineer").
+func TestALowerCaseNameIsAValue(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("gh.repos.list_for_org", "GET", "Lists repositories for the specified organization.", "/organizations/{org}/repos", operations.KindRead),
+		httpOp("gh.repos.list_for_user", "GET", "Lists public repositories for the specified user.", "/users/{username}/repos", operations.KindRead),
+		httpOp("gh.repos.list_mine", "GET", "Lists repositories the authenticated user can access.", "/user/repos", operations.KindRead),
+		httpOp("gh.orgs.get", "GET", "Gets an organization.", "/organizations/{org}", operations.KindRead),
+		httpOp("gh.users.get", "GET", "Gets a user's public profile.", "/users/{username}", operations.KindRead),
+	}
+	// The words of the requests are common in a catalog of GitHub's size,
+	// and a word it never says weighs as much as its rarest.
+	for _, res := range []string{"issues", "pulls", "gists", "teams", "hooks", "releases", "labels", "milestones", "projects", "packages"} {
+		for k := range 20 {
+			part := fmt.Sprintf("%s%c", res, 'a'+k)
+			ops = append(ops, httpOp("gh."+res+".list_"+part, "GET", "Lists the "+part+" of the user's repositories in an organization.", "/repos/{owner}/{repo}/"+part, operations.KindRead))
+		}
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"value-places"}})
+	for q, want := range map[string]string{
+		"list repositories of the acme organization": "gh.repos.list_for_org",
+		"repositories of user torvalds":              "gh.repos.list_for_user",
+	} {
+		res := on.Search(q, Filter{}, 5)
+		if res.Decision == DecisionNoMatch || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
+			t.Errorf("%q: %s %v, want %s first and no low answer", q, res.Decision, candidateIDs(res), want)
+		}
+		if res := off.Search(q, Filter{}, 5); res.Decision != DecisionNoMatch {
+			t.Errorf("%q with value-places off: %s; the test does not test the rule", q, res.Decision)
+		}
+	}
+	if res := on.Search("send an sms to the oncall engineer", Filter{}, 5); res.Decision != DecisionNoMatch {
+		t.Errorf("send an sms: %s %v, want no_match", res.Decision, candidateIDs(res))
 	}
 }

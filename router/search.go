@@ -122,6 +122,9 @@ type group struct {
 	method bool
 	// unsaid: a verb the catalog does not say, nor any verb of its class.
 	unsaid bool
+	// value: a word the catalog does not say, standing where a name does
+	// ("the acme organization", "user torvalds"; valuePlace).
+	value bool
 	// one: the word is singular with no identifier after it ("get the
 	// invoice"): reading, changing or deleting it means one item;
 	// creating it means adding to its collection.
