@@ -110,30 +110,60 @@ type HeldOut struct {
 	Reranked float64 `json:"reranked"`
 }
 
-// model is the re-ranker in the form the scoring loop reads.
+// model is the re-ranker in the form the scoring loop reads: the linear
+// weights, and the hidden units in blocks of unitsPerBlock.
 type model struct {
 	w      [numFeatures]float32
-	hidden []unit
+	blocks []unitBlock
 }
 
-type unit struct {
-	w         [numFeatures]float32
-	bias, out float32
+// unitsPerBlock is how many hidden units score sums at once.
+const unitsPerBlock = 4
+
+// unitBlock holds up to unitsPerBlock hidden units (n of them; the weights
+// of the lanes past n are zero), feature-major: w[k][j] is unit j's weight
+// of feature k, so that the units' sums are taken side by side, feature
+// by feature.
+type unitBlock struct {
+	w         [numFeatures][unitsPerBlock]float32
+	bias, out [unitsPerBlock]float32
+	n         int
 }
 
-// score returns w·x plus the hidden units' sum.
+// units is the number of hidden units.
+func (m *model) units() int {
+	n := 0
+	for i := range m.blocks {
+		n += m.blocks[i].n
+	}
+	return n
+}
+
+// score returns w·x plus the hidden units' sum. A unit's activation is
+// its bias plus its weights times x, added in feature order, and the
+// units' outputs are added to w·x in unit order, as when the units are
+// taken one at a time: the units of a block are summed side by side only
+// so that no unit's additions wait on another's. The score is the same,
+// rounding for rounding (TestModelScoreIsUnitByUnit).
 func (m *model) score(x *[numFeatures]float32) float32 {
 	var z float32
 	for k, w := range m.w {
 		z += w * x[k]
 	}
-	for i := range m.hidden {
-		u := &m.hidden[i]
-		a := u.bias
-		for k, w := range u.w {
-			a += w * x[k]
+	for i := range m.blocks {
+		b := &m.blocks[i]
+		a0, a1, a2, a3 := b.bias[0], b.bias[1], b.bias[2], b.bias[3]
+		for k := range b.w {
+			w, xk := &b.w[k], x[k]
+			a0 += w[0] * xk
+			a1 += w[1] * xk
+			a2 += w[2] * xk
+			a3 += w[3] * xk
 		}
-		z += u.out * float32(math.Tanh(float64(a)))
+		act := [unitsPerBlock]float32{a0, a1, a2, a3}
+		for j, a := range act[:b.n] {
+			z += b.out[j] * float32(math.Tanh(float64(a)))
+		}
 	}
 	return z
 }
@@ -190,11 +220,15 @@ func (w *Weights) model() (*model, error) {
 		if len(h.W) != numFeatures {
 			return nil, fmt.Errorf("ranker hidden unit %d has %d weights; the router has %d features", i, len(h.W), numFeatures)
 		}
-		u := unit{bias: float32(h.Bias), out: float32(h.Out)}
-		for k, v := range h.W {
-			u.w[k] = float32(v)
+		if i%unitsPerBlock == 0 {
+			m.blocks = append(m.blocks, unitBlock{})
 		}
-		m.hidden = append(m.hidden, u)
+		b, j := &m.blocks[len(m.blocks)-1], i%unitsPerBlock
+		b.bias[j], b.out[j] = float32(h.Bias), float32(h.Out)
+		for k, v := range h.W {
+			b.w[k][j] = float32(v)
+		}
+		b.n++
 	}
 	return &m, nil
 }

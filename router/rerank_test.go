@@ -2,6 +2,8 @@ package router
 
 import (
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -184,4 +186,58 @@ func TestDataBeforeYesOrNo(t *testing.T) {
 	leads(t, New(ops, Options{}), map[string]string{
 		"is the repository starred by the authenticated user": "hub.activity.check_repo_is_starred",
 	})
+}
+
+// The model's blocked hidden units give, bit for bit, the score of the
+// units taken one at a time (bias, then each weight times its feature in
+// feature order; the units' outputs in unit order), whatever the number
+// of units: a block only lets the units' sums be taken side by side.
+func TestModelScoreIsUnitByUnit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for h := range 11 {
+		w := Weights{Features: FeatureNames[:], W: make([]float64, numFeatures)}
+		for k := range w.W {
+			w.W[k] = rng.NormFloat64()
+		}
+		for range h {
+			u := Unit{W: make([]float64, numFeatures), Bias: rng.NormFloat64(), Out: rng.NormFloat64() * 2}
+			for k := range u.W {
+				u.W[k] = rng.NormFloat64()
+			}
+			w.Hidden = append(w.Hidden, u)
+		}
+		m, err := w.model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.units() != h {
+			t.Fatalf("%d units read as %d", h, m.units())
+		}
+		for range 200 {
+			var x [numFeatures]float32
+			for k := range x {
+				switch rng.IntN(3) {
+				case 0: // most features are 0 or 1
+				case 1:
+					x[k] = 1
+				default:
+					x[k] = float32(rng.NormFloat64())
+				}
+			}
+			var want float32
+			for k, v := range w.W {
+				want += float32(v) * x[k]
+			}
+			for _, u := range w.Hidden {
+				a := float32(u.Bias)
+				for k, v := range u.W {
+					a += float32(v) * x[k]
+				}
+				want += float32(u.Out) * float32(math.Tanh(float64(a)))
+			}
+			if got := m.score(&x); math.Float32bits(got) != math.Float32bits(want) {
+				t.Fatalf("%d units: score %v, unit by unit %v", h, got, want)
+			}
+		}
+	}
 }

@@ -22,8 +22,8 @@ func TestEmbeddedModelsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatalf("embedded ranker weights for pools with paths: %v", err)
 	}
-	if p.w[featLogScore] <= 0 || len(p.hidden) == 0 {
-		t.Fatalf("the path weights have log-score weight %v and %d hidden units; want a positive weight and units", p.w[featLogScore], len(p.hidden))
+	if p.w[featLogScore] <= 0 || p.units() == 0 {
+		t.Fatalf("the path weights have log-score weight %v and %d hidden units; want a positive weight and units", p.w[featLogScore], p.units())
 	}
 	if learnedVerb("creates") != verbCreate || learnedVerb("deletes") != verbDelete {
 		t.Fatal("third-person verbs are not read as their class")
