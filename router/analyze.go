@@ -481,7 +481,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			if prev != noTerm && len(groups) < maxGroups {
 				if t := ix.bigram(prev, st, false); t != noTerm {
 					g := group{surface: w, variants: append(sc.variantSpace(), variant{t: t, w: r.tu.bigram}), bigram: true}
-					if st, ok := ix.terms[plural(w)]; ok {
+					if st, ok := ix.wordTerm(w); ok {
 						g.addRes(ix, st)
 					}
 					groups = append(groups, g)
@@ -1090,25 +1090,15 @@ var agentSuffixes = [...]string{"or", "er", "ee"}
 // addAgentNouns adds to g the catalog's words for who does what w says:
 // "who contributed" → contributor, "who follows" → follower, "review" →
 // reviewer. The English stemmer keeps agent nouns apart from their verbs.
+// Those of a stem of the catalog were found at build (index.agents).
 func (r *Router) addAgentNouns(g *group, w string) {
-	var s string
 	if t, ok := r.idx.stemTerm(w); ok {
-		s = r.idx.vocab[t][1:] // "~stem"
-	} else {
-		s = stem(w)
-	}
-	if len(s) < 4 || len(s)+3 > 64 {
+		for _, a := range r.idx.agents[t] {
+			addVariant(g, a, r.tu.derive)
+		}
 		return
 	}
-	var buf [64]byte
-	heavy := heavyLimit(len(r.ops))
-	for _, suf := range agentSuffixes {
-		k := append(append(buf[:0], s...), suf...)
-		// A frequent agent noun ("user" from "use") says little.
-		if t, ok := r.idx.terms[string(k)]; ok && r.idx.df(t) <= heavy {
-			addVariant(g, t, r.tu.derive)
-		}
-	}
+	r.idx.agentNouns(stem(w), heavyLimit(len(r.ops)), func(t uint32) { addVariant(g, t, r.tu.derive) })
 }
 
 // namesResource reports whether the catalog names a resource by w, a word
@@ -1152,7 +1142,7 @@ func (r *Router) namesCollection(w string) bool {
 // wordKind is the index.resKind of w as a plural (0 for a word the
 // catalog does not say).
 func (r *Router) wordKind(w string) uint8 {
-	if t, ok := r.idx.terms[plural(w)]; ok {
+	if t, ok := r.idx.wordTerm(w); ok {
 		return r.idx.kind(t)
 	}
 	return 0

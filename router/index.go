@@ -113,9 +113,9 @@ var fieldB = [numFields]float64{
 
 // index is the inverted index: integer term ids, flat postings lists.
 type index struct {
-	terms   map[string]uint32 // word or ~stem → term id
-	bigrams map[uint64]uint32 // (stem term, stem term) → term id
-	stemIDs map[string]uint32 // surface word → its stem's term, for words seen at build
+	terms   map[string]uint32  // word or ~stem → term id
+	bigrams map[uint64]uint32  // (stem term, stem term) → term id
+	words   map[string]wordIDs // surface word → its terms, for words seen at build
 	// queryStems caches stemTerm for other words (the index is otherwise
 	// immutable after build).
 	queryStems stemCache
@@ -157,6 +157,9 @@ type index struct {
 	// resSig is, per operation, a signature of its id and resource words
 	// (termBit of each): agrees rules out most operations with one AND.
 	resSig []uint64
+	// agents holds, per stem term that has some, the agent nouns of the
+	// stem (agentNouns), in agentSuffixes order.
+	agents map[uint32][]uint32
 }
 
 // termEntry packs (term, field, tf) into one integer, so that sorting
@@ -171,12 +174,28 @@ func (e termEntry) t() uint32  { return uint32(e >> 24) }
 func (e termEntry) f() field   { return field(e >> 16) }
 func (e termEntry) tf() uint16 { return uint16(e) }
 
+// wordIDs are the terms of a surface word: the word as indexed (plural
+// folded: the term of plural(w)) and its stem's; noTerm when the index has
+// none.
+type wordIDs struct{ word, stem uint32 }
+
+// wordTerm returns the term id of surface word w as indexed, plural
+// folded, if indexed: the term of plural(w). A word seen at build is
+// found with one map access, with no folding.
+func (ix *index) wordTerm(w string) (uint32, bool) {
+	if e, ok := ix.words[w]; ok {
+		return e.word, e.word != noTerm
+	}
+	t, ok := ix.terms[plural(w)]
+	return t, ok
+}
+
 // stemTerm returns the term id of surface word w's stem, if indexed. The
 // words seen at build map to their stem term directly, with no stemming
 // and no allocation.
 func (ix *index) stemTerm(w string) (uint32, bool) {
-	if t, ok := ix.stemIDs[w]; ok {
-		return t, t != noTerm
+	if e, ok := ix.words[w]; ok {
+		return e.stem, e.stem != noTerm
 	}
 	c := &ix.queryStems
 	c.mu.RLock()
@@ -379,16 +398,24 @@ func (ix *index) intern(k string) uint32 {
 // lookup returns the variants of surface word w found in the index: the
 // word itself (weight 1) and its stem (weight ws).
 func (ix *index) lookup(w string, ws float32, out []variant) []variant {
-	sdf := uint32(0)
-	if t, ok := ix.terms[plural(w)]; ok {
-		out = append(out, variant{t: t, w: 1})
-		sdf = ix.df(t)
-	}
-	if !ix.noStem {
-		// Skip the stem when it matches exactly the word's operations.
-		if t, ok := ix.stemTerm(w); ok && ix.df(t) != sdf {
-			out = append(out, variant{t: t, w: ws})
+	ids, seen := ix.words[w] // both terms with one map access
+	if !seen {
+		ids.word, ids.stem = noTerm, noTerm
+		if t, ok := ix.terms[plural(w)]; ok {
+			ids.word = t
 		}
+		if !ix.noStem {
+			ids.stem, _ = ix.stemTerm(w)
+		}
+	}
+	sdf := uint32(0)
+	if ids.word != noTerm {
+		out = append(out, variant{t: ids.word, w: 1})
+		sdf = ix.df(ids.word)
+	}
+	// Skip the stem when it matches exactly the word's operations.
+	if !ix.noStem && ids.stem != noTerm && ix.df(ids.stem) != sdf {
+		out = append(out, variant{t: ids.stem, w: ws})
 	}
 	return out
 }
@@ -599,7 +626,6 @@ type chunkVocab struct {
 	keys    []string          // local id → term key; "" for a bigram
 	pairs   map[uint32]uint64 // local bigram id → (local stem, local stem)
 	bigrams map[uint64]uint32 // (local stem, local stem) → local id
-	stems   map[string]string // surface word → stem
 	words   map[string]wordInfo
 	also    map[string][]string // surface word → the words indexed beside it
 	// callerTerms: callerWord is indexed in the path field (ablation
@@ -641,7 +667,6 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 		terms:   make(map[string]uint32, 1024),
 		pairs:   make(map[uint32]uint64, 1024),
 		bigrams: make(map[uint64]uint32, 1024),
-		stems:   make(map[string]string, 1024),
 		words:   make(map[string]wordInfo, 4096),
 		also:    make(map[string][]string),
 
@@ -669,12 +694,7 @@ func tokenizeChunk(ops []*operations.Operation, lo, hi int, opts Options, caller
 					wi = wordInfo{skip: isStopWord(w) || isNumber(w)}
 					if !wi.skip {
 						wi.surface = v.intern(plural(w))
-						s, ok := v.stems[w]
-						if !ok {
-							s = stem(w)
-							v.stems[w] = s
-						}
-						wi.stem = v.intern(stemKey(s))
+						wi.stem = v.intern(stemKey(stem(w)))
 						if ws := aw.of(w); len(ws) > 0 {
 							v.also[w] = ws
 							for _, a := range ws {
@@ -1014,7 +1034,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 	ix := &index{
 		terms:   make(map[string]uint32, 1024),
 		bigrams: make(map[uint64]uint32, 1024),
-		stemIDs: make(map[string]uint32, 1024),
+		words:   make(map[string]wordIDs, 1024),
 		noStem:  opts.noStem,
 	}
 	n := len(ops)
@@ -1043,9 +1063,9 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 			remap[t] = ix.bigram(remap[uint32(p>>32)], remap[uint32(p)], true)
 		}
 		remaps[c] = remap
-		for w, s := range v.stems {
-			if _, ok := ix.stemIDs[w]; !ok {
-				ix.stemIDs[w] = ix.terms[stemKey(s)]
+		for w, wi := range v.words {
+			if _, ok := ix.words[w]; !ok && !wi.skip {
+				ix.words[w] = wordIDs{word: remap[wi.surface], stem: remap[wi.stem]}
 			}
 		}
 		maps.Copy(also, v.also)
@@ -1232,11 +1252,42 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 	ix.post.buildMax()
 	ix.post.buildDense(n, heavyLimit(n))
 	ix.buildForward(n)
+	ix.buildAgents(heavyLimit(n))
 	ix.buildServices(ops)
 	if !opts.noFuzzy {
 		ix.buildDeletes()
 	}
 	return ix
+}
+
+// agentNouns calls fn with the term of each word of the index that is
+// stem s with an agent suffix (agentSuffixes, in order: contribut+or,
+// follow+er, assign+ee) and that at most heavy operations say: a frequent
+// agent noun ("user" from "use") says little. A stem shorter than four
+// letters has none.
+func (ix *index) agentNouns(s string, heavy uint32, fn func(t uint32)) {
+	if len(s) < 4 || len(s)+3 > 64 {
+		return
+	}
+	var buf [64]byte
+	for _, suf := range agentSuffixes {
+		k := append(append(buf[:0], s...), suf...)
+		if t, ok := ix.terms[string(k)]; ok && ix.df(t) <= heavy {
+			fn(t)
+		}
+	}
+}
+
+// buildAgents fills agents: the agent nouns of every stem of the
+// vocabulary, so that a query word the catalog says finds its own with
+// no string built.
+func (ix *index) buildAgents(heavy uint32) {
+	ix.agents = map[uint32][]uint32{}
+	for t, k := range ix.vocab {
+		if s, ok := strings.CutPrefix(k, "~"); ok {
+			ix.agentNouns(s, heavy, func(a uint32) { ix.agents[uint32(t)] = append(ix.agents[uint32(t)], a) })
+		}
+	}
 }
 
 // bm25IDF is the BM25 inverse document frequency, always positive.

@@ -106,7 +106,7 @@ func (r *Router) namedServices(words, names []string, out []int32) []int32 {
 		if isStopWord(w) || isNumber(w) || versionWord(w) {
 			continue
 		}
-		t, ok := r.idx.terms[plural(w)]
+		t, ok := r.idx.wordTerm(w)
 		if !ok {
 			t = noTerm
 		}
