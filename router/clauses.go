@@ -51,8 +51,8 @@ func clauseSpans(intent string, out [][2]int) [][2]int {
 // single words.
 func contentGroups(groups []group) int {
 	n := 0
-	for _, g := range groups {
-		if g.known && !g.verb && !g.bigram && g.cov > 0 {
+	for i := range groups {
+		if g := &groups[i]; g.known && !g.verb && !g.bigram && g.cov > 0 {
 			n++
 		}
 	}

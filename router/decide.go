@@ -97,8 +97,8 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 	// organization". How sure a run is still counts them, as the ranking
 	// does.
 	scope := total
-	for _, g := range groups {
-		if g.unsaid || g.value {
+	for i := range groups {
+		if g := &groups[i]; g.unsaid || g.value {
 			scope -= g.cov
 		}
 	}
@@ -163,8 +163,8 @@ func (r *Router) verbOnly(groups []group, hits []hit, sc *scratch) bool {
 		return false
 	}
 	var content uint64
-	for gi, g := range groups {
-		if !g.verb && g.cov > 0 {
+	for gi := range groups {
+		if g := &groups[gi]; !g.verb && g.cov > 0 {
 			content |= 1 << uint(gi)
 		}
 	}
@@ -251,7 +251,8 @@ func (r *Router) saysObject(groups []group, d uint32, sc *scratch) bool {
 	if !r.tu.verbAlone {
 		return true
 	}
-	for gi, g := range groups {
+	for gi := range groups {
+		g := &groups[gi]
 		if sc.mask[d]&(1<<uint(gi)) == 0 {
 			continue
 		}
@@ -332,8 +333,8 @@ func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 	// the two; the verb's fit is runAgrees' business.
 	var verbs uint64
 	if r.tu.verbNotDeciding {
-		for gi, g := range groups {
-			if g.verb {
+		for gi := range groups {
+			if groups[gi].verb {
 				verbs |= 1 << uint(gi)
 			}
 		}
@@ -453,9 +454,9 @@ func (r *Router) unasked(d uint32, sc *scratch) int {
 // coverage is the share of the query weight that the groups in mask carry.
 func (r *Router) coverage(groups []group, mask uint64, total float32) float64 {
 	var got float32
-	for gi, g := range groups {
+	for gi := range groups {
 		if mask&(1<<uint(gi)) != 0 {
-			got += g.cov
+			got += groups[gi].cov
 		}
 	}
 	if total <= 0 {
@@ -565,7 +566,8 @@ func readsOne(groups []group, words []string, qverb verbClass) bool {
 		return false
 	}
 	one := false
-	for _, g := range groups {
+	for i := range groups {
+		g := &groups[i]
 		if g.many && g.nres > 0 {
 			return false
 		}

@@ -621,7 +621,8 @@ func (r *Router) severalRequests(intent string, sc *scratch) bool {
 // (not verbs) that mask matches.
 func contentCoverage(groups []group, mask uint64) float32 {
 	var got, all float32
-	for gi, g := range groups {
+	for gi := range groups {
+		g := &groups[gi]
 		if g.verb || g.cov <= 0 {
 			continue
 		}

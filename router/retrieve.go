@@ -169,8 +169,8 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 	ix := r.idx
 	var total float32
 	sc.hidden = 0
-	for _, g := range groups {
-		total += g.cov
+	for i := range groups {
+		total += groups[i].cov
 	}
 	prune := &sc.prune
 	*prune = pruning{r: r, sc: sc, limit: limit, slack: pruneSlack, filter: f, kth: noFloor}

@@ -89,7 +89,9 @@ type variant struct {
 
 // group is one query word (or phrase) with every term it is searched as.
 // A document scores the best of a group's variants, not their sum, so that
-// synonyms never double-count.
+// synonyms never double-count. A group is some hundred bytes: the loops
+// over a query's groups that run per candidate take them by pointer
+// (g := &groups[i]), not by value, which would copy each one.
 type group struct {
 	surface  string // as the user wrote it
 	variants []variant
