@@ -201,7 +201,7 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 	return conf >= runConfidence && margin >= runMargin &&
 		first[0].d == hits[0].d &&
 		r.runAgrees(groups, qverb, hits[0].d) && !r.listsOne(groups, sc.words, qverb, hits[0].d) &&
-		(sc.leadProb < 0 || sc.leadProb >= runProbability || r.opts.noRunGate) &&
+		(r.opts.noRunGate || sc.odds.lead < 0 || sc.odds.prob() >= runProbability) &&
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc) &&
 		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc)
 }

@@ -529,18 +529,16 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	// The best re-scored candidate keeps the leader's score; the others
 	// are placed under it by their distance in z (bounded, so that a far
 	// candidate keeps a positive score and none tie by rounding). The
-	// leader's probability is the softmax of the pool under the linear
-	// weights, in the units they were fitted in.
+	// leader's probability is left to a request that may run (leadOdds).
 	floor := last
-	var sum float64
+	sc.odds = leadOdds{zl: zl, lead: lead, zlmax: zlmax, w: r.weights.w[featLogScore]}
 	for i := range hits[:n] {
 		if hits[i].s > 0 {
-			sum += math.Exp(float64((zl[i] - zlmax) * r.weights.w[featLogScore]))
+			sc.odds.in[i] = true
 			hits[i].s = top * float32(math.Exp(float64(max(-30, z[i]-zmax))))
 			floor = min(floor, hits[i].s)
 		}
 	}
-	sc.leadProb = float32(math.Exp(float64((zl[lead]-zlmax)*r.weights.w[featLogScore])) / sum)
 	// The weights order the pool, never a candidate they did not see:
 	// the rest of the ranking is scaled to stay under the pool's lowest.
 	if n < len(hits) && last > 0 && floor < last {
@@ -550,6 +548,31 @@ func (r *Router) rerank(groups []group, qverb verbClass, hits []hit, total float
 	}
 	sortHits(hits)
 	return hits
+}
+
+// leadOdds hold a re-ranked pool's z under the linear weights (zl, of
+// the candidates in), for the probability of its leader (lead; -1 when
+// the pool was not re-ranked): the softmax of the pool under those
+// weights, in the units they were fitted in (w, the weight of the log
+// score), the quantity they were fitted to. Only the run gate reads it,
+// so it is worked out there, for the few requests that get that far.
+type leadOdds struct {
+	zl       [rerankPool]float32
+	in       [rerankPool]bool
+	lead     int
+	zlmax, w float32
+}
+
+// prob is the re-ranker's probability that the pool's leader is the
+// operation meant.
+func (o *leadOdds) prob() float32 {
+	var sum float64
+	for i, in := range o.in {
+		if in {
+			sum += math.Exp(float64((o.zl[i] - o.zlmax) * o.w))
+		}
+	}
+	return float32(math.Exp(float64((o.zl[o.lead]-o.zlmax)*o.w)) / sum)
 }
 
 // poolRelative fills the features of a pool's candidates that compare

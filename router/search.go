@@ -218,10 +218,9 @@ type scratch struct {
 	// takes the decision), [1] feedback's, [2] fuseClauses'. Each must
 	// outlive the stages after it, hence one array per stage.
 	ranked [3][]hit
-	// leadProb is the re-ranker's probability that its first candidate is
-	// the one meant (the softmax of its pool, the quantity its weights
-	// were fitted to), or -1 when it did not re-rank.
-	leadProb float32
+	// odds are what the re-ranker's probability that its first
+	// candidate is the one meant is worked out from (leadOdds.prob).
+	odds leadOdds
 }
 
 type hit struct {
@@ -297,7 +296,7 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		}
 	}()
 	groups, qverb, hits, first, total := r.retrieve(intent, f, limit, sc)
-	sc.leadProb = -1
+	sc.odds.lead = -1
 	if !r.severalRequests(intent, sc) {
 		hits = r.rerank(groups, qverb, hits, total, sc)
 	}
