@@ -787,18 +787,7 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 		docs, vals := p.doc[lo:hi], p.val[lo:hi]
 		if o := p.denseOf(v.t); restrict && o >= 0 && len(a.touched) < len(docs) {
 			// Look each touched unit up in the term's rank bitmap.
-			words, ranks := p.bits[o:], p.ranks[o:]
-			for _, d := range a.touched {
-				if mask[d]&bit != 0 {
-					continue
-				}
-				w, b := words[d>>6], uint64(1)<<(d&63)
-				if w&b == 0 {
-					continue
-				}
-				i := ranks[d>>6] + uint32(bits.OnesCount64(w&(b-1)))
-				gt = keepBest(best, gt, d, vals[i]*v.w)
-			}
+			gt = bestRanked(a.touched, p.bits[o:], p.ranks[o:], vals, v.w, mask, bit, best, gt)
 			continue
 		}
 		if restrict && len(a.touched)*binarySearchFactor < len(docs) {
@@ -813,12 +802,7 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 			}
 			continue
 		}
-		for k, d := range docs {
-			if m := mask[d]; m&bit != 0 || (restrict && m == 0) {
-				continue
-			}
-			gt = keepBest(best, gt, d, vals[k]*v.w)
-		}
+		gt = bestOf(docs, vals, v.w, mask, bit, restrict, best, gt)
 	}
 	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
 	event, changes := g.event, a.changes
@@ -853,7 +837,9 @@ func (a *accumulator) scan(gi int, heavy, restrict bool) (other bool) {
 // come out bit for bit as scan's; this saves a store, a load and a
 // branch per posting, on most of a query's postings. The loops are
 // written out, not shared through a helper: a call per posting (the
-// helper is too big to inline) cost more than the saving.
+// helper is too big to inline) cost more than the saving. Those of a
+// group without a discount, most of a query's postings, are functions
+// of their own that call nothing (addAll, addRanked).
 func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 	p, acc, mask := a.p, a.acc, a.mask
 	discount := a.ix != nil && g.nres > 0 && a.mismatch > 0
@@ -862,6 +848,8 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 	docs, vals := p.doc[lo:hi], p.val[lo:hi]
 	o := p.denseOf(v.t)
 	switch {
+	case restrict && o >= 0 && len(a.touched) < len(docs) && !discount:
+		addRanked(a.touched, p.bits[o:], p.ranks[o:], vals, v.w, acc, mask, bit)
 	case restrict && o >= 0 && len(a.touched) < len(docs):
 		// Look each touched unit up in the term's rank bitmap. A
 		// touched unit has a mask: none joins touched.
@@ -899,6 +887,8 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 			acc[d] += s
 			mask[d] |= bit
 		}
+	case !discount:
+		a.touched = addAll(docs, vals, v.w, acc, mask, bit, restrict, a.touched)
 	default:
 		touched := a.touched
 		for k, d := range docs {
@@ -918,6 +908,111 @@ func (a *accumulator) scanOne(g *group, v variant, bit uint64, restrict bool) {
 		}
 		a.touched = touched
 	}
+}
+
+// addAll, addRanked, bestOf and bestRanked are the posting loops of
+// scanOne and scan that need no discount (agrees), as functions that call
+// nothing. A call in a loop, even on a path it seldom takes (append
+// growing its array, agrees reading an operation's words), made the
+// compiler keep the loop's counter, slices and flags on the stack, a load
+// or a store of each per posting; these grow their output before the loop
+// instead, and index it. Each does what the loop it replaces did, posting
+// for posting, in the same order.
+
+// addAll adds w times each value of a posting list (docs, vals) to the sum
+// (acc) of its unit that the group (bit) has not met, and sets the group's
+// bit in the unit's mask; with restrict, on the units touched already
+// (a non-zero mask) only. It returns touched with the units met for the
+// first time, in posting order.
+func addAll(docs []uint32, vals []float32, w float32, acc []float32, mask []uint64, bit uint64, restrict bool, touched []uint32) []uint32 {
+	vals, acc = vals[:len(docs)], acc[:len(mask)]
+	n := len(touched)
+	joins := min(len(docs), len(mask)-n) // at most every unit not touched yet
+	touched = slices.Grow(touched, joins)[:n+joins]
+	for k, d := range docs {
+		m := mask[d]
+		if m&bit != 0 || (restrict && m == 0) {
+			continue
+		}
+		if m == 0 {
+			touched[n] = d
+			n++
+		}
+		acc[d] += vals[k] * w
+		mask[d] = m | bit
+	}
+	return touched[:n]
+}
+
+// addRanked is addAll on the touched units, each looked up in a term's
+// rank bitmap (words, ranks; see postings.dense) instead of walking its
+// list. A touched unit has a mask: none joins touched.
+func addRanked(touched []uint32, words []uint64, ranks []uint32, vals []float32, w float32, acc []float32, mask []uint64, bit uint64) {
+	acc = acc[:len(mask)]
+	for _, d := range touched {
+		m := mask[d]
+		if m&bit != 0 {
+			continue
+		}
+		x, b := words[d>>6], uint64(1)<<(d&63)
+		if x&b == 0 {
+			continue
+		}
+		i := ranks[d>>6] + uint32(bits.OnesCount64(x&(b-1)))
+		acc[d] += vals[i] * w
+		mask[d] = m | bit
+	}
+}
+
+// bestOf keeps w times each value of a posting list (docs, vals) as its
+// unit's best of the group (bit) so far (keepBest), for the units the
+// group has not met; with restrict, for the units touched already only.
+// It returns gt with the units it kept a first value for.
+func bestOf(docs []uint32, vals []float32, w float32, mask []uint64, bit uint64, restrict bool, best []float32, gt []uint32) []uint32 {
+	vals, best = vals[:len(docs)], best[:len(mask)]
+	n := len(gt)
+	gt = slices.Grow(gt, len(docs))[:n+len(docs)]
+	for k, d := range docs {
+		if m := mask[d]; m&bit != 0 || (restrict && m == 0) {
+			continue
+		}
+		s := vals[k] * w
+		if best[d] == 0 {
+			best[d] = s
+			gt[n] = d
+			n++
+			continue
+		}
+		best[d] = max(best[d], s)
+	}
+	return gt[:n]
+}
+
+// bestRanked is bestOf on the touched units, each looked up in a term's
+// rank bitmap (addRanked).
+func bestRanked(touched []uint32, words []uint64, ranks []uint32, vals []float32, w float32, mask []uint64, bit uint64, best []float32, gt []uint32) []uint32 {
+	best = best[:len(mask)]
+	n := len(gt)
+	gt = slices.Grow(gt, len(touched))[:n+len(touched)]
+	for _, d := range touched {
+		if mask[d]&bit != 0 {
+			continue
+		}
+		x, b := words[d>>6], uint64(1)<<(d&63)
+		if x&b == 0 {
+			continue
+		}
+		i := ranks[d>>6] + uint32(bits.OnesCount64(x&(b-1)))
+		s := vals[i] * w
+		if best[d] == 0 {
+			best[d] = s
+			gt[n] = d
+			n++
+			continue
+		}
+		best[d] = max(best[d], s)
+	}
+	return gt[:n]
 }
 
 // matchFields returns the fields in which the query of groups, whose
