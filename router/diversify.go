@@ -23,6 +23,16 @@ const (
 	diversePool = 20
 )
 
+// pick is a candidate of diversify's pool with what its value is made of
+// that stays the same from one pick to the next: its score relative to
+// the leader's, the content words it matched, and their weight. Only the
+// novelty left to those words changes.
+type pick struct {
+	hit
+	rel, all float32
+	words    uint64
+}
+
 // diversify reorders hits (best first) and returns at most limit of them.
 // groups and mask say which query words each document matched; the
 // word's coverage weight measures its novelty.
@@ -55,26 +65,33 @@ func (r *Router) diversify(groups []group, hits []hit, limit int, sc *scratch) [
 	}
 	top := hits[0].s
 	out := append(sc.div[:0], hits[0])
-	rest := append(sc.divRest[:0], hits[1:]...)
+	rest := sc.divRest[:0]
+	for _, h := range hits[1:] {
+		p := pick{hit: h, rel: h.s / top, words: sc.mask[h.d] & content}
+		for m := p.words; m != 0; m &= m - 1 {
+			p.all += cov[bits.TrailingZeros64(m)]
+		}
+		rest = append(rest, p)
+	}
 	cover(sc.mask[hits[0].d])
 	for len(out) < limit && len(rest) > 0 {
 		bi, bv := 0, float32(math.Inf(-1))
-		for i, h := range rest {
-			var got, all float32
-			for m := sc.mask[h.d] & content; m != 0; m &= m - 1 {
+		for i := range rest {
+			p := &rest[i]
+			var got float32
+			for m := p.words; m != 0; m &= m - 1 {
 				gi := bits.TrailingZeros64(m)
-				all += cov[gi]
 				got += cov[gi] * seen[gi]
 			}
 			nov := float32(0)
-			if all > 0 {
-				nov = got / all
+			if p.all > 0 {
+				nov = got / p.all
 			}
-			if v := h.s / top * (1 - lambda + lambda*nov); v > bv {
+			if v := p.rel * (1 - lambda + lambda*nov); v > bv {
 				bi, bv = i, v
 			}
 		}
-		h := rest[bi]
+		h := rest[bi].hit
 		out = append(out, h)
 		rest = append(rest[:bi], rest[bi+1:]...)
 		cover(sc.mask[h.d])

@@ -214,7 +214,8 @@ func (r *Router) score(groups []group, qverb verbClass, f Filter, limit int, sc 
 		}
 	}
 	r.scopeRes(groups, qverb, &sc.scopeRes)
-	b := booster{r: r, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss, slug: sc.slug, scopeRes: &sc.scopeRes}
+	b := booster{r: r, qverb: qverb, qterms: qterms, qres: qres, services: sc.services, miss: r.tu.resMiss, slug: sc.slug, scopeRes: &sc.scopeRes,
+		idMost: 1 + max(r.tu.idBoost, 0), sumMost: 1 + max(r.tu.sumBoost, 0), itemMost: 1 + max(r.tu.itemBoost, 0)}
 	if len(qres.terms) == 0 {
 		b.miss = 0
 	}
@@ -323,6 +324,9 @@ type booster struct {
 	// operation whose index.resSig shares no bit with it names none of
 	// the query's resources, with no list to walk.
 	qresSig uint64
+	// idMost, sumMost and itemMost are the id-words, summary and
+	// one-item boosts at their most, as bound multiplies by them.
+	idMost, sumMost, itemMost float32
 }
 
 // boost returns operation d's score s with the boosts applied: the verb
@@ -394,9 +398,9 @@ func (b *booster) namedServiceFactor(d uint32) float32 {
 // most (the last only for an operation on one item or a collection).
 func (b *booster) bound(d uint32) float32 {
 	r := b.r
-	m := b.verbFactor(d) * b.serviceFactor(d) * (1 + max(r.tu.idBoost, 0)) * (1 + max(r.tu.sumBoost, 0))
+	m := b.verbFactor(d) * b.serviceFactor(d) * b.idMost * b.sumMost
 	if r.idx.scope[d] != scopeNone {
-		m *= 1 + max(r.tu.itemBoost, 0)
+		m *= b.itemMost
 	}
 	if b.slug && r.idx.paths[d].pair {
 		m *= 1 + r.tu.slugBoost

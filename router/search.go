@@ -210,7 +210,7 @@ type scratch struct {
 	slug   bool      // the query gives an owner/name pair (hasSlug)
 	// services the query names (see namedServices)
 	services []int32
-	divRest  []hit
+	divRest  []pick
 	prune    pruning
 	reranked []hit // the re-ranker's copy of the ranking
 	// ranked holds a query's rankings until it is answered, so that
