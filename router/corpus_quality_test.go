@@ -254,6 +254,8 @@ func TestGitHubInItsOwnWords(t *testing.T) {
 //     ("reset", "detach") keeps another that the words rank first from
 //     running: the learned verb table reads "reset" as a delete, and
 //     "Reset a Server" ran DELETE /servers/{id} of a cloud API.
+//   - named-stems: the address says the action inflected ("Pin a List"
+//     ran a list's update, where POST .../pinned_lists pins it).
 //   - twins: "Update a capacity pool" ran the PUT (create or replace) of a
 //     storage API whose PATCH on the same path was meant.
 //   - verbless-writes: "Single Environment", a request that says no action,
@@ -294,6 +296,15 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 			requests: []string{"Reset a Server", "Detach Volume", "Remove from Placement Group"},
 			right:    func(id string) bool { return id == "" || strings.Contains(id, "actions") },
 			runs:     map[string]string{"Delete a Server": "api.servers.delete_"},
+		},
+		{
+			// The pin's address says "pinned": a pin is learned as an
+			// update, and the list's PUT led on the verb's class and
+			// method. "unpin" undoes a pin.
+			api: "twitter.com/current", rule: "named-stems",
+			requests: []string{"Pin a List", "Unpin a List"},
+			right:    func(id string) bool { return id == "" || strings.Contains(id, "pinned_lists") },
+			runs:     map[string]string{"Delete List": "api.lists.delete_2_lists_id"},
 		},
 		{
 			// A request that names no action: the environment's

@@ -368,6 +368,14 @@ func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 // says "reset"; "Detach volume" ranks DELETE /volumes/{id} over
 // .../actions/detach. Running the leader would be a guess, so the answer
 // is choose, with both listed.
+//
+// An address says the word inflected too (ablation "named-stems"): "Pin
+// a List" ranks PUT /2/lists/{id} first (a pin is learned as an update)
+// while POST /2/users/{id}/pinned_lists says it; "unpin" is about pins
+// (reversalBase). Only a past participle counts: a noun made from a verb
+// ("removal", "listings") names a thing, not the action, and the
+// participle of a verb a class is searched as ("deleted", "updated") a
+// state or an event (generalVerb).
 func (r *Router) namedElsewhere(groups []group, first []hit) bool {
 	if len(first) < 2 || !r.tu.namedElsewhere {
 		return false
@@ -378,16 +386,66 @@ func (r *Router) namedElsewhere(groups []group, first []hit) bool {
 			continue
 		}
 		t := g.variants[0].t // the word as said (or its stem)
-		if slices.Contains(lead, t) {
+		var verb [2]string   // the verb said, and what it undoes
+		if r.tu.namedStems {
+			if v := plural(g.surface); !generalVerb(v) {
+				verb[0] = v
+			}
+			verb[1], _ = reversalBase(g.surface)
+		}
+		if r.says(lead, t, verb) {
 			continue
 		}
 		for _, h := range closeBehind(first) {
-			if slices.Contains(r.address(h.d), t) {
+			if r.says(r.address(h.d), t, verb) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// says reports whether address holds term t, or a word that is one of
+// verb or its past participle (namedElsewhere; "" is no verb).
+func (r *Router) says(address []uint32, t uint32, verb [2]string) bool {
+	for _, w := range address {
+		if w == t {
+			return true
+		}
+		for _, v := range verb {
+			if v != "" && inflects(r.idx.vocab[w], v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// generalVerb reports whether v is a word a verb class is searched as
+// (verbExpansions): "deleted" and "updated" in a path name a state or an
+// event ("/deletedcertificates", "/order-time-updated"), while "pinned"
+// names what a pin makes.
+func generalVerb(v string) bool {
+	for _, vs := range verbExpansions {
+		if slices.Contains(vs, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// inflects reports whether word w is verb or its past participle
+// ("pinned" of "pin", "created" of "create", "held" not).
+func inflects(w, verb string) bool {
+	if w == verb {
+		return true
+	}
+	rest, ok := strings.CutSuffix(w, "ed")
+	if !ok || len(verb) < 3 {
+		return false // "need" is not of "ne"
+	}
+	n := len(rest)
+	return rest == verb || rest+"e" == verb || n > 2 && rest[n-1] == rest[n-2] && rest[:n-1] == verb
 }
 
 // twinned reports whether one of the candidates after the leader of

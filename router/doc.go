@@ -383,7 +383,11 @@
 // close behind it is
 // named for the query's action when it is not (namedElsewhere: "reset a
 // server" does not run the server's delete while .../actions/reset
-// exists), and none is its twin (twinned: the same path, another method
+// exists; the address may say the action as a past participle, "Pin a
+// List" and "Unpin a List" do not run a list's update while
+// .../pinned_lists exists, unless the verb is one a class is searched as,
+// whose participle names a state, "/deletedcertificates": ablation
+// "named-stems"), and none is its twin (twinned: the same path, another method
 // the query's verb implies too, as PUT and PATCH for "update a volume"),
 // and the leader's address, when it names what it acts on, says the
 // query's object or no candidate close behind says it either

@@ -129,3 +129,23 @@ func TestALowerCaseNameIsAValue(t *testing.T) {
 		t.Errorf("send an sms: %s %v, want no_match", res.Decision, candidateIDs(res))
 	}
 }
+
+// An address says a verb inflected when it says its past participle
+// (namedElsewhere; on a real API, TestRunGateOnRealAPIs' "named-stems"):
+// "pinned_lists" is where a pin goes, while a noun made from a verb
+// names a thing.
+func TestInflects(t *testing.T) {
+	for _, c := range []struct {
+		word, verb string
+		want       bool
+	}{
+		{"pinned", "pin", true}, {"pin", "pin", true}, {"created", "create", true},
+		{"starred", "star", true}, {"archived", "archive", true}, {"muted", "mute", true},
+		{"listing", "list", false}, {"removal", "remove", false}, {"pinner", "pin", false},
+		{"need", "ne", false}, {"red", "r", false},
+	} {
+		if got := inflects(c.word, c.verb); got != c.want {
+			t.Errorf("inflects(%q, %q) = %v, want %v", c.word, c.verb, got, c.want)
+		}
+	}
+}
