@@ -108,7 +108,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		margin = float64((first[0].s - first[1].s) / first[0].s)
 	}
 	switch {
-	case topCov < noMatchCoverage || r.verbOnly(groups, hits, sc):
+	case topCov < noMatchCoverage || r.verbOnly(groups, hits, sc) || r.unknownObject(groups, sc.mask[first[0].d], sc.words):
 		// Weak partial matches stay: they are the closest the catalog
 		// has, and a caller shows them flagged. Hiding them would tell
 		// an agent the catalog cannot serve the intent when it may.
@@ -149,6 +149,76 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		res.Verb = operations.KindRead
 	}
 	return res
+}
+
+// unknownObject reports whether no word of the request's object is one
+// the catalog says: the words after its verb (or after the word in the
+// verb's place), through "of" and "about", up to another stop word ("a
+// subset of information", "Update existing subscription"; an adverb is no
+// object, "Deletes permanently"; a number may be its identifier, and
+// ends it), each a word the catalog
+// does not say, nor any correction of it, no value, and not met by the
+// leader (whose groups lead holds) through its learned neighbours. What
+// the request acts on is not here ("order a pizza for the team", "summarise
+// this PDF for me"), whatever its other words meet (ablation
+// "unknown-object").
+func (r *Router) unknownObject(groups []group, lead uint64, words []string) bool {
+	if !r.tu.unknownObject {
+		return false
+	}
+	verb := slices.IndexFunc(groups, func(g group) bool { return (g.verb || g.action) && g.at > 0 })
+	if verb < 0 {
+		return false
+	}
+	i := int(groups[verb].at) // the word after the verb
+	for i < len(words) && determines(words[i]) {
+		i++
+	}
+	seen := false
+	for ; i < len(words); i++ {
+		w := words[i]
+		if w == "of" || w == "about" {
+			for i+1 < len(words) && determines(words[i+1]) {
+				i++
+			}
+			continue
+		}
+		if isStopWord(w) {
+			break
+		}
+		if isNumber(w) {
+			// "escalate 18, nurses are locked out": a number may be
+			// the object's identifier, and the words after it another
+			// clause.
+			return false
+		}
+		k := slices.IndexFunc(groups, func(g group) bool { return int(g.at) == i+1 && !g.learned })
+		if k < 0 || strings.HasSuffix(w, "ly") {
+			continue // a repeated word, counted where it came first; an adverb
+		}
+		if !r.unknownWord(groups, k, lead) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// unknownWord reports whether groups[k] is a word the catalog does not
+// say, nor any correction of it, no value, and the leader (whose groups
+// lead holds) does not meet it through its learned neighbours, a word of
+// the API's language that the catalog writes otherwise.
+func (r *Router) unknownWord(groups []group, k int, lead uint64) bool {
+	g := &groups[k]
+	if len(g.variants) > 0 || g.value || g.cov == 0 {
+		return false
+	}
+	for i := range groups {
+		if n := &groups[i]; n.learned && n.surface == g.surface && lead&(1<<uint(i)) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // verbOnly reports whether the request says something besides its verb

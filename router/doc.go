@@ -359,7 +359,13 @@
 // says something besides its verb that no candidate meets: a catalog met
 // by the verb alone ("Publish Mock" against "Creates a new policy") has
 // not shown it serves the request, however little the other words weigh
-// in a small catalog (verbOnly, ablation "verb-only"). Candidates still hold
+// in a small catalog (verbOnly, ablation "verb-only"), and when no word of
+// what the request acts on is one the catalog says, nor a learned
+// neighbour of it the leader meets: "order pizza for the support team"
+// meets a help desk's teams, but pizza is nothing it has (unknownObject,
+// ablation "unknown-object"; the object is the words after the verb,
+// through "of" and "about", to the next stop word, so "Update existing
+// subscription" is about a subscription). Candidates still hold
 // the closest partial matches, which a caller shows flagged low; they are
 // empty only when no word of the query, nor any learned neighbour, meets
 // the catalog. A request nothing else meets is looked up, last, in the

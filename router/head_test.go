@@ -2,8 +2,10 @@ package router
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
+	"github.com/intentsrv/intentsrv/examples/helpdesk"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -146,6 +148,45 @@ func TestInflects(t *testing.T) {
 	} {
 		if got := inflects(c.word, c.verb); got != c.want {
 			t.Errorf("inflects(%q, %q) = %v, want %v", c.word, c.verb, got, c.want)
+		}
+	}
+}
+
+// A request whose object the catalog does not say is answered low,
+// whatever its other words meet (ablation "unknown-object"): "order
+// pizza for the support team" meets the help desk's teams, and "change
+// the logo on the help center" its knowledge base, while neither pizza
+// nor a logo is anything it has. The object is the head of what follows
+// the verb: an adjective, an adverb or a number before it does not make a
+// request the catalog serves low.
+func TestAnUnknownObjectIsLow(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	on, off := New(reg.All(), Options{}), New(reg.All(), Options{Ablate: []string{"unknown-object"}})
+	for _, q := range []string{
+		"order pizza for the support team",
+		"change the logo on the help center",
+		"send an SMS to the customer on ticket 42",
+		"summarise this PDF for me",
+	} {
+		res := on.Search(q, Filter{}, 5)
+		if res.Decision != DecisionNoMatch || len(res.Candidates) == 0 {
+			t.Errorf("%q: %s with %d candidates, want no_match with the closest listed", q, res.Decision, len(res.Candidates))
+		}
+		if res := off.Search(q, Filter{}, 5); res.Decision == DecisionNoMatch {
+			t.Errorf("%q with unknown-object off: no_match; the test does not test the rule", q)
+		}
+	}
+	for q, want := range map[string]string{
+		"escalte 18, nurses are still locked out":                "helpdesk.tickets.escalate",
+		"close the existing ticket 42":                           "helpdesk.tickets.close",
+		"tickets about to blow their SLA in the next hour or so": "helpdesk.sla.list_breaches",
+	} {
+		res := on.Search(q, Filter{}, 5)
+		if res.Decision == DecisionNoMatch || !slices.Contains(candidateIDs(res), want) {
+			t.Errorf("%q: %s %v, want %s among candidates and no low answer", q, res.Decision, candidateIDs(res), want)
 		}
 	}
 }
