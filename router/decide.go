@@ -152,21 +152,27 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 }
 
 // unknownObject reports whether no word of the request's object is one
-// the catalog says: the words after its verb (or after the word in the
-// verb's place), through "of" and "about", up to another stop word ("a
-// subset of information", "Update existing subscription"; an adverb is no
-// object, "Deletes permanently"; a number may be its identifier, and
-// ends it), each a word the catalog
-// does not say, nor any correction of it, no value, and not met by the
-// leader (whose groups lead holds) through its learned neighbours. What
-// the request acts on is not here ("order a pizza for the team", "summarise
-// this PDF for me"), whatever its other words meet (ablation
-// "unknown-object").
+// the catalog says, nor a learned neighbour of one that the leader
+// (whose groups lead holds) meets (unknownWord): what the request acts on
+// is not here ("order a pizza for the team", "summarise this PDF for
+// me"), whatever its other words meet (ablation "unknown-object"). The
+// object is the words after the request's verb (or after the word in the
+// verb's place), through "of" and "about", up to another stop word: "a
+// subset of information", and "Update existing subscription" is about a
+// subscription. A word ending in "ly" is taken for an adverb and skipped
+// ("Deletes permanently"), and a number ends the object, which it may
+// identify ("escalate 18, nurses are locked out").
 func (r *Router) unknownObject(groups []group, lead uint64, words []string) bool {
 	if !r.tu.unknownObject {
 		return false
 	}
-	verb := slices.IndexFunc(groups, func(g group) bool { return (g.verb || g.action) && g.at > 0 })
+	verb := -1
+	for gi := range groups {
+		if g := &groups[gi]; (g.verb || g.action) && g.at > 0 {
+			verb = gi
+			break
+		}
+	}
 	if verb < 0 {
 		return false
 	}
@@ -187,14 +193,20 @@ func (r *Router) unknownObject(groups []group, lead uint64, words []string) bool
 			break
 		}
 		if isNumber(w) {
-			// "escalate 18, nurses are locked out": a number may be
-			// the object's identifier, and the words after it another
-			// clause.
 			return false
 		}
-		k := slices.IndexFunc(groups, func(g group) bool { return int(g.at) == i+1 && !g.learned })
-		if k < 0 || strings.HasSuffix(w, "ly") {
-			continue // a repeated word, counted where it came first; an adverb
+		if strings.HasSuffix(w, "ly") {
+			continue
+		}
+		k := -1
+		for gi := range groups {
+			if g := &groups[gi]; int(g.at) == i+1 && !g.learned {
+				k = gi
+				break
+			}
+		}
+		if k < 0 {
+			continue // a repeated word, counted where it came first
 		}
 		if !r.unknownWord(groups, k, lead) {
 			return false
