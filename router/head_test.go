@@ -165,20 +165,12 @@ func TestAnUnknownObjectIsLow(t *testing.T) {
 		t.Fatal(err)
 	}
 	on, off := New(reg.All(), Options{}), New(reg.All(), Options{Ablate: []string{"unknown-object"}})
-	for _, q := range []string{
+	lowOnlyWith(t, on, off, "unknown-object",
 		"order pizza for the support team",
 		"change the logo on the help center",
 		"send an SMS to the customer on ticket 42",
 		"summarise this PDF for me",
-	} {
-		res := on.Search(q, Filter{}, 5)
-		if res.Decision != DecisionNoMatch || len(res.Candidates) == 0 {
-			t.Errorf("%q: %s with %d candidates, want no_match with the closest listed", q, res.Decision, len(res.Candidates))
-		}
-		if res := off.Search(q, Filter{}, 5); res.Decision == DecisionNoMatch {
-			t.Errorf("%q with unknown-object off: no_match; the test does not test the rule", q)
-		}
-	}
+	)
 	for q, want := range map[string]string{
 		"escalte 18, nurses are still locked out":                "helpdesk.tickets.escalate",
 		"close the existing ticket 42":                           "helpdesk.tickets.close",
@@ -187,6 +179,22 @@ func TestAnUnknownObjectIsLow(t *testing.T) {
 		res := on.Search(q, Filter{}, 5)
 		if res.Decision == DecisionNoMatch || !slices.Contains(candidateIDs(res), want) {
 			t.Errorf("%q: %s %v, want %s among candidates and no low answer", q, res.Decision, candidateIDs(res), want)
+		}
+	}
+}
+
+// lowOnlyWith checks that each request is answered low over on, with the
+// closest candidates listed, and not over off, which has rule switched
+// off (else the test does not test the rule).
+func lowOnlyWith(t *testing.T, on, off *Router, rule string, requests ...string) {
+	t.Helper()
+	for _, q := range requests {
+		res := on.Search(q, Filter{}, 5)
+		if res.Decision != DecisionNoMatch || len(res.Candidates) == 0 {
+			t.Errorf("%q: %s with %d candidates, want no_match with the closest listed", q, res.Decision, len(res.Candidates))
+		}
+		if res := off.Search(q, Filter{}, 5); res.Decision == DecisionNoMatch {
+			t.Errorf("%q with %s off: no_match; the test does not test the rule", q, rule)
 		}
 	}
 }
