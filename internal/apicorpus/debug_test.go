@@ -56,6 +56,57 @@ func TestDebugCase(t *testing.T) {
 // right: how a rule of the run gate is judged before it is kept. With
 // APICORPUS_DESCRIBED set the requests are the descriptions' sentences.
 func TestDebugRunChanges(t *testing.T) {
+	counts := map[string]int{}
+	eachChange(t, 0, func(api string, q Query, with, without router.Result) {
+		ranWith, ranWithout := with.Decision == router.DecisionRun, without.Decision == router.DecisionRun
+		if ranWith == ranWithout {
+			return
+		}
+		res, what := without, "removed"
+		if ranWith {
+			res, what = with, "added"
+		}
+		if slices.Contains(q.Labels, res.Candidates[0].Op.ID) {
+			what += " right"
+		} else {
+			what += " wrong"
+		}
+		counts[what]++
+		fmt.Printf("%s\t%s\t%q\twant %s\tran %s\n", what, api, q.Text, q.Labels[0], res.Candidates[0].Op.ID)
+	})
+	fmt.Printf("runs %v\n", counts)
+}
+
+// TestDebugLowChanges is TestDebugRunChanges for the low decision
+// (DecisionNoMatch), over the split's requests and 5 foreign ones per API
+// (out of scope, as eval --foreign 5 asks them; no labels): how a rule
+// of the low decision is judged.
+func TestDebugLowChanges(t *testing.T) {
+	counts := map[string]int{}
+	eachChange(t, 5, func(api string, q Query, with, without router.Result) {
+		lowWith, lowWithout := with.Decision == router.DecisionNoMatch, without.Decision == router.DecisionNoMatch
+		if lowWith == lowWithout {
+			return
+		}
+		what := "made low"
+		if !lowWith {
+			what = "no longer low"
+		}
+		if len(q.Labels) == 0 {
+			what += ", foreign"
+		}
+		counts[what]++
+		fmt.Printf("%s\t%s\t%q\n", what, api, q.Text)
+	})
+	fmt.Printf("low %v\n", counts)
+}
+
+// eachChange routes every request of the split APICORPUS_SPLIT (tune by
+// default) of the package in APICORPUS_DIR, and foreign of another
+// provider's per API, with the router whole and with APICORPUS_ABLATE
+// switched off, and calls f with both answers. APICORPUS_DESCRIBED asks
+// the descriptions' sentences instead.
+func eachChange(t *testing.T, foreign int, f func(api string, q Query, with, without router.Result)) {
 	dir, split, ablate := os.Getenv("APICORPUS_DIR"), os.Getenv("APICORPUS_SPLIT"), os.Getenv("APICORPUS_ABLATE")
 	if dir == "" || ablate == "" {
 		t.Skip("APICORPUS_DIR and APICORPUS_ABLATE not set")
@@ -68,32 +119,19 @@ func TestDebugRunChanges(t *testing.T) {
 	if os.Getenv("APICORPUS_DESCRIBED") != "" {
 		load = LoadDescribed // the requests of --queries-from descriptions
 	}
-	counts := map[string]int{}
-	for _, a := range apis {
+	for i, a := range apis {
 		c, err := load(a)
 		if err != nil || len(c.Queries) == 0 {
 			continue
 		}
 		on := router.New(c.Ops, router.Options{})
 		off := router.New(c.Ops, router.Options{Ablate: strings.Split(ablate, ",")})
-		for _, q := range c.Queries {
-			withRule, without := on.Search(q.Text, router.Filter{}, 10), off.Search(q.Text, router.Filter{}, 10)
-			ranWith, ranWithout := withRule.Decision == router.DecisionRun, without.Decision == router.DecisionRun
-			if ranWith == ranWithout {
-				continue
-			}
-			res, what := without, "removed"
-			if ranWith {
-				res, what = withRule, "added"
-			}
-			if slices.Contains(q.Labels, res.Candidates[0].Op.ID) {
-				what += " right"
-			} else {
-				what += " wrong"
-			}
-			counts[what]++
-			fmt.Printf("%s\t%s\t%q\twant %s\tran %s\n", what, a.Name, q.Text, q.Labels[0], res.Candidates[0].Op.ID)
+		qs := c.Queries
+		for _, text := range Foreign(apis, i, foreign, c.Queries) {
+			qs = append(qs, Query{Text: text})
+		}
+		for _, q := range qs {
+			f(a.Name, q, on.Search(q.Text, router.Filter{}, 10), off.Search(q.Text, router.Filter{}, 10))
 		}
 	}
-	fmt.Printf("runs %v\n", counts)
 }
