@@ -92,13 +92,14 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		first = hits
 	}
 	// Whether the request is about something here leaves out a verb the
-	// catalog never says (see group.unsaid) and a value in a name's place
-	// (group.value): the catalog need not say "acme" to serve "the acme
-	// organization". How sure a run is still counts them, as the ranking
+	// catalog never says (see group.unsaid), a value in a name's place
+	// (group.value) and what a search searches for (searchText): the
+	// catalog need not say "acme" to serve "the acme organization". How sure a run is still counts them, as the ranking
 	// does.
 	scope := total
+	text := r.searchText(groups, qverb, sc.words)
 	for i := range groups {
-		if g := &groups[i]; g.unsaid || g.value {
+		if g := &groups[i]; g.unsaid || g.value || text&(1<<uint(i)) != 0 {
 			scope -= g.cov
 		}
 	}
@@ -747,6 +748,35 @@ func (r *Router) objectElsewhere(groups []group, first []hit, sc *scratch) bool 
 	return slices.ContainsFunc(closeBehind(first), func(h hit) bool { return says(h.d) })
 }
 
+// searchText returns the groups (as a mask) of the text a search
+// request searches for: the words after its object ("search repositories
+// about vector databases", "find users located in Berlin", "search issues
+// mentioning memory leak"). They are the search's query, a value, which
+// the catalog need not say for the request to be about something here,
+// whatever other operations those words meet (ablation "search-text").
+func (r *Router) searchText(groups []group, qverb verbClass, words []string) uint64 {
+	if qverb != verbSearch || !r.tu.searchText {
+		return 0
+	}
+	// The verb opens the request: in "The News Search API lets you send
+	// a search query to Bing", what follows "search" describes an API.
+	v := requestVerb(groups)
+	if v < 0 || slices.ContainsFunc(words[:groups[v].at-1], func(w string) bool { return !isStopWord(w) }) {
+		return 0
+	}
+	_, end := objectSpan(groups, words)
+	if end == 0 {
+		return 0
+	}
+	var text uint64
+	for gi, g := range groups {
+		if int(g.at) > end && !g.verb {
+			text |= 1 << uint(gi)
+		}
+	}
+	return text
+}
+
 // object appends to dst the terms of the request's object: the words
 // (as said, and the resources they name) of the phrase of adjacent words
 // that starts at the first word after the verb naming some operation's
@@ -755,8 +785,24 @@ func (r *Router) objectElsewhere(groups []group, first []hit, sc *scratch) bool 
 // customer's configurations"). words are the request's words, which
 // group.at counts.
 func object(groups []group, words []string, dst []uint32) []uint32 {
-	start, end := 0, 0 // the phrase's group.at span
-	verbAt := 0        // the verb's, when it is a word of the request
+	start, end := objectSpan(groups, words)
+	if start == 0 {
+		return dst
+	}
+	for _, g := range groups {
+		if g.at == 0 || int(g.at) < start || int(g.at) > end || len(g.variants) == 0 {
+			continue
+		}
+		dst = append(dst, g.variants[0].t)
+		dst = append(dst, g.res[:g.nres]...)
+	}
+	return dst
+}
+
+// objectSpan returns the group.at span of the request's object (object),
+// 0, 0 when it has none.
+func objectSpan(groups []group, words []string) (start, end int) {
+	verbAt := 0 // the verb's, when it is a word of the request
 	if i := slices.IndexFunc(groups, func(g group) bool { return g.verb }); i >= 0 {
 		verbAt = int(groups[i].at)
 	}
@@ -776,17 +822,7 @@ func object(groups []group, words []string, dst []uint32) []uint32 {
 		}
 		end = at
 	}
-	if start == 0 {
-		return dst
-	}
-	for _, g := range groups {
-		if g.at == 0 || int(g.at) < start || int(g.at) > end || len(g.variants) == 0 {
-			continue
-		}
-		dst = append(dst, g.variants[0].t)
-		dst = append(dst, g.res[:g.nres]...)
-	}
-	return dst
+	return start, end
 }
 
 // namesWhat reports whether op's address says what it acts on: an

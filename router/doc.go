@@ -365,7 +365,11 @@
 // meets a help desk's teams, but pizza is nothing it has (unknownObject,
 // ablation "unknown-object"; the object is the words after the verb,
 // through "of" and "about", to the next stop word, so "Update existing
-// subscription" is about a subscription). Candidates still hold
+// subscription" is about a subscription). What a search request
+// searches for is a value, which the catalog need not say: the words
+// after its object, when its verb opens the request ("search tickets
+// about printer jam" is about tickets; searchText, ablation
+// "search-text"). Candidates still hold
 // the closest partial matches, which a caller shows flagged low; they are
 // empty only when no word of the query, nor any learned neighbour, meets
 // the catalog. A request nothing else meets is looked up, last, in the

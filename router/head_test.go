@@ -198,3 +198,32 @@ func lowOnlyWith(t *testing.T, on, off *Router, rule string, requests ...string)
 		}
 	}
 }
+
+// A search request's words after its object are what it searches for, a
+// value: "search tickets about printer jam" is about tickets here, while
+// a search for something the catalog does not have stays low.
+func TestSearchTextIsAValue(t *testing.T) {
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	on, off := New(reg.All(), Options{}), New(reg.All(), Options{Ablate: []string{"search-text"}})
+	for _, q := range []string{
+		"search tickets about printer jam",
+		"search tickets about the broken printer",
+		"find tickets about vpn timeouts",
+	} {
+		res := on.Search(q, Filter{}, 5)
+		if res.Decision == DecisionNoMatch || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "helpdesk.tickets.search" {
+			t.Errorf("%q: %s %v, want helpdesk.tickets.search first and no low answer", q, res.Decision, candidateIDs(res))
+		}
+		if res := off.Search(q, Filter{}, 5); res.Decision != DecisionNoMatch {
+			t.Errorf("%q with search-text off: %s; the test does not test the rule", q, res.Decision)
+		}
+	}
+	for _, q := range []string{"search for flights to Lisbon", "find pizza places near the office"} {
+		if res := on.Search(q, Filter{}, 5); res.Decision != DecisionNoMatch {
+			t.Errorf("%q: %s %v, want low: the catalog has no flights nor pizza places", q, res.Decision, candidateIDs(res))
+		}
+	}
+}
