@@ -93,17 +93,21 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 	}
 	// Whether the request is about something here leaves out a verb the
 	// catalog never says (see group.unsaid), a value in a name's place
-	// (group.value) and what a search searches for (searchText): the
-	// catalog need not say "acme" to serve "the acme organization". How sure a run is still counts them, as the ranking
-	// does.
+	// (group.value), what a search searches for (searchText) and a name
+	// given in words (calledName): the catalog need not say "acme" to
+	// serve "the acme organization". A leader that meets them has met
+	// the request that much more, except for the word that gives a name
+	// ("called"), which says nothing of what is asked. How sure a run is
+	// still counts them all, as the ranking does.
 	scope := total
-	text := r.searchText(groups, qverb, sc.words)
+	names, naming := r.calledName(groups, sc.words)
+	values := r.searchText(groups, qverb, sc.words) | names | naming
 	for i := range groups {
-		if g := &groups[i]; g.unsaid || g.value || text&(1<<uint(i)) != 0 {
+		if g := &groups[i]; g.unsaid || g.value || values&(1<<uint(i)) != 0 {
 			scope -= g.cov
 		}
 	}
-	topCov := r.coverage(groups, sc.mask[first[0].d], scope)
+	topCov := r.coverage(groups, sc.mask[first[0].d]&^naming, scope)
 	margin := 1.0
 	if len(first) > 1 {
 		margin = float64((first[0].s - first[1].s) / first[0].s)
@@ -190,8 +194,8 @@ func (r *Router) unknownObject(groups []group, lead uint64, words []string) bool
 			}
 			continue
 		}
-		if isStopWord(w) {
-			break
+		if isStopWord(w) || r.tu.calledNames && namingWord(w) {
+			break // "order a pizza called margherita" acts on a pizza
 		}
 		if isNumber(w) {
 			return false
@@ -776,6 +780,37 @@ func (r *Router) searchText(groups []group, qverb verbClass, words []string) uin
 	}
 	return text
 }
+
+// calledName returns the groups (as masks) of a name the request gives
+// a thing of a kind the catalog has, and of the word that gives it:
+// "create a team called platform", "a repo named dotfiles". The name is
+// a value, whatever the catalog says of the word, and "called" says
+// nothing of what the request asks (ablation "called-names").
+func (r *Router) calledName(groups []group, words []string) (names, naming uint64) {
+	if !r.tu.calledNames {
+		return 0, 0
+	}
+	for i := 1; i+1 < len(words) && i+2 < 256; i++ {
+		if !namingWord(words[i]) {
+			continue
+		}
+		if !r.isResource(words[i-1]) || isStopWord(words[i+1]) {
+			continue // "is called when", "explicitly named badges", "Performs named-entity recognition", "named after the"
+		}
+		for gi, g := range groups {
+			switch int(g.at) {
+			case i + 1:
+				naming |= 1 << uint(gi)
+			case i + 2:
+				names |= 1 << uint(gi)
+			}
+		}
+	}
+	return names, naming
+}
+
+// namingWord reports whether w gives the name of what precedes it.
+func namingWord(w string) bool { return w == "called" || w == "named" || w == "titled" }
 
 // object appends to dst the terms of the request's object: the words
 // (as said, and the resources they name) of the phrase of adjacent words

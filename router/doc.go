@@ -369,7 +369,9 @@
 // searches for is a value, which the catalog need not say: the words
 // after its object, when its verb opens the request ("search tickets
 // about printer jam" is about tickets; searchText, ablation
-// "search-text"). Candidates still hold
+// "search-text"), and so is a name given in words, while the word that
+// gives it counts for nothing ("create a team called platform";
+// calledName, ablation "called-names"). Candidates still hold
 // the closest partial matches, which a caller shows flagged low; they are
 // empty only when no word of the query, nor any learned neighbour, meets
 // the catalog. A request nothing else meets is looked up, last, in the
