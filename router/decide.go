@@ -754,10 +754,12 @@ func (r *Router) objectElsewhere(groups []group, first []hit, sc *scratch) bool 
 
 // searchText returns the groups (as a mask) of the text a search
 // request searches for: the words after its object ("search repositories
-// about vector databases", "find users located in Berlin", "search issues
-// mentioning memory leak"). They are the search's query, a value, which
-// the catalog need not say for the request to be about something here,
-// whatever other operations those words meet (ablation "search-text").
+// about vector databases", "find code that calls os.Exit"). They are the
+// search's query, a value, which the catalog need not say for the request
+// to be about something here, whatever other operations those words meet
+// (ablation "search-text"). The object runs over adjacent words
+// (objectSpan), so a word right after it is read as part of it: "search
+// issues mentioning memory leak" has no search text.
 func (r *Router) searchText(groups []group, qverb verbClass, words []string) uint64 {
 	if qverb != verbSearch || !r.tu.searchText {
 		return 0
