@@ -754,12 +754,13 @@ func (r *Router) objectElsewhere(groups []group, first []hit, sc *scratch) bool 
 
 // searchText returns the groups (as a mask) of the text a search
 // request searches for: the words after its object ("search repositories
-// about vector databases", "find code that calls os.Exit"). They are the
-// search's query, a value, which the catalog need not say for the request
-// to be about something here, whatever other operations those words meet
-// (ablation "search-text"). The object runs over adjacent words
-// (objectSpan), so a word right after it is read as part of it: "search
-// issues mentioning memory leak" has no search text.
+// about vector databases", "search issues mentioning memory leak"). They
+// are the search's query, a value, which the catalog need not say for the
+// request to be about something here, whatever other operations those
+// words meet (ablation "search-text"). The object starts where
+// objectSpan's does, at a word naming a resource of the catalog ("search
+// articles about X" has none where articles are a "kb"), and holds the
+// words after it that name resources too.
 func (r *Router) searchText(groups []group, qverb verbClass, words []string) uint64 {
 	if qverb != verbSearch || !r.tu.searchText {
 		return 0
@@ -770,9 +771,16 @@ func (r *Router) searchText(groups []group, qverb verbClass, words []string) uin
 	if v < 0 || slices.ContainsFunc(words[:groups[v].at-1], func(w string) bool { return !isStopWord(w) }) {
 		return 0
 	}
-	_, end := objectSpan(groups, words)
-	if end == 0 {
+	start, _ := objectSpan(groups, words)
+	if start == 0 {
 		return 0
+	}
+	// The object is its words that name resources ("pull requests",
+	// "audit log entries"): "mentioning", "located" or "about" starts
+	// what is searched for.
+	end := start
+	for slices.ContainsFunc(groups, func(g group) bool { return int(g.at) == end+1 && g.nres > 0 && !g.verb }) {
+		end++
 	}
 	var text uint64
 	for gi, g := range groups {
