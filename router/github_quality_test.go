@@ -16,14 +16,7 @@ const (
 )
 
 func TestGitHubQuality(t *testing.T) {
-	path := os.Getenv("INTENTSRV_GITHUB_SPEC")
-	if path == "" {
-		if os.Getenv("INTENTSRV_E2E") != "" {
-			t.Fatal("INTENTSRV_GITHUB_SPEC is not set: run .ci/install-github-spec.sh (INTENTSRV_E2E=1 needs every real component)")
-		}
-		t.Skip("INTENTSRV_GITHUB_SPEC not set (bash .ci/install-github-spec.sh prints it)")
-	}
-	ds, err := githubDevSet(path)
+	ds, err := githubDevSet(githubSpec(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,4 +41,51 @@ func TestGitHubQuality(t *testing.T) {
 			t.Errorf("%s = %.3f, below the floor %.3f", c.name, c.got, c.floor)
 		}
 	}
+}
+
+// On GitHub's own API, a search's text and a name given in words do not
+// make a request low: each request below leads with its operation, not
+// low, with its rule, and is low without it.
+func TestGitHubValuesSaidInWords(t *testing.T) {
+	ds, err := githubDevSet(githubSpec(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := New(ds.ops, Options{})
+	for rule, cases := range map[string]map[string]string{
+		"search-text": {
+			"search repositories about vector databases": "github.search.repos",
+			"search issues mentioning memory leak":       "github.search.issues_and_pull_requests",
+			"find users located in Berlin":               "github.search.users",
+		},
+		"called-names": {"create a team called platform": "github.teams.create"},
+	} {
+		off := New(ds.ops, Options{Ablate: []string{rule}})
+		for q, want := range cases {
+			notLowOnlyWith(t, on, off, rule, want, q)
+		}
+	}
+}
+
+// githubSpec returns the path of GitHub's API description
+// (INTENTSRV_GITHUB_SPEC; see realInput).
+func githubSpec(t *testing.T) string {
+	t.Helper()
+	return realInput(t, "INTENTSRV_GITHUB_SPEC", "install-github-spec.sh")
+}
+
+// realInput returns the value of the environment variable env, which
+// names a real input CI fetches with .ci/<script>. Without it the test
+// is skipped, or fails under INTENTSRV_E2E=1, which needs every real
+// component.
+func realInput(t *testing.T, env, script string) string {
+	t.Helper()
+	v := os.Getenv(env)
+	if v == "" {
+		if os.Getenv("INTENTSRV_E2E") != "" {
+			t.Fatalf("%s is not set: run .ci/%s (INTENTSRV_E2E=1 needs every real component)", env, script)
+		}
+		t.Skipf("%s not set (bash .ci/%s prints it)", env, script)
+	}
+	return v
 }
