@@ -160,11 +160,7 @@ func TestInflects(t *testing.T) {
 // the verb: an adjective, an adverb or a number before it does not make a
 // request the catalog serves low.
 func TestAnUnknownObjectIsLow(t *testing.T) {
-	reg, err := helpdesk.Catalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	on, off := New(reg.All(), Options{}), New(reg.All(), Options{Ablate: []string{"unknown-object"}})
+	on, off := helpdeskWithout(t, "unknown-object")
 	lowOnlyWith(t, on, off, "unknown-object",
 		"order pizza for the support team",
 		"change the logo on the help center",
@@ -203,11 +199,7 @@ func lowOnlyWith(t *testing.T, on, off *Router, rule string, requests ...string)
 // value: "search tickets about printer jam" is about tickets here, while
 // a search for something the catalog does not have stays low.
 func TestSearchTextIsAValue(t *testing.T) {
-	reg, err := helpdesk.Catalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	on, off := New(reg.All(), Options{}), New(reg.All(), Options{Ablate: []string{"search-text"}})
+	on, off := helpdeskWithout(t, "search-text")
 	notLowOnlyWith(t, on, off, "search-text", "helpdesk.tickets.search",
 		"search tickets about printer jam",
 		"search tickets about the broken printer",
@@ -224,11 +216,7 @@ func TestSearchTextIsAValue(t *testing.T) {
 // word that gives it says nothing of what is asked: the request is about
 // teams. A name given to a thing the catalog does not have stays low.
 func TestACalledNameIsAValue(t *testing.T) {
-	reg, err := helpdesk.Catalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	on, off := New(reg.All(), Options{}), New(reg.All(), Options{Ablate: []string{"called-names"}})
+	on, off := helpdeskWithout(t, "called-names")
 	notLowOnlyWith(t, on, off, "called-names", "helpdesk.teams.create",
 		"create a team called platform",
 		"create a team called escalations",
@@ -253,4 +241,15 @@ func notLowOnlyWith(t *testing.T, on, off *Router, rule, want string, requests .
 			t.Errorf("%q with %s off: %s; the test does not test the rule", q, rule, res.Decision)
 		}
 	}
+}
+
+// helpdeskWithout returns routers over the help desk's catalog, whole
+// (on) and with rule switched off (off).
+func helpdeskWithout(t *testing.T, rule string) (on, off *Router) {
+	t.Helper()
+	reg, err := helpdesk.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(reg.All(), Options{}), New(reg.All(), Options{Ablate: []string{rule}})
 }
