@@ -53,11 +53,13 @@ func TestDebugCase(t *testing.T) {
 // TestDebugRunChanges lists, over the split APICORPUS_SPLIT of the package
 // in APICORPUS_DIR, every request whose run decision the ablation
 // APICORPUS_ABLATE changes, and whether the run it removes (or adds) was
-// right: how a rule of the run gate is judged before it is kept. With
-// APICORPUS_DESCRIBED set the requests are the descriptions' sentences.
+// right: how a rule of the run gate is judged before it is kept. 5 foreign
+// requests per API are asked too (as eval --foreign 5 asks them): any run
+// of one is wrong. With APICORPUS_DESCRIBED set the requests are the
+// descriptions' sentences.
 func TestDebugRunChanges(t *testing.T) {
 	counts := map[string]int{}
-	eachChange(t, 0, func(api string, q Query, with, without router.Result) {
+	eachChange(t, 5, func(api string, q Query, with, without router.Result) {
 		ranWith, ranWithout := with.Decision == router.DecisionRun, without.Decision == router.DecisionRun
 		if ranWith == ranWithout {
 			return
@@ -71,8 +73,14 @@ func TestDebugRunChanges(t *testing.T) {
 		} else {
 			what += " wrong"
 		}
+		want := "(no match)"
+		if len(q.Labels) > 0 {
+			want = q.Labels[0]
+		} else {
+			what += ", foreign"
+		}
 		counts[what]++
-		fmt.Printf("%s\t%s\t%q\twant %s\tran %s\n", what, api, q.Text, q.Labels[0], res.Candidates[0].Op.ID)
+		fmt.Printf("%s\t%s\t%q\twant %s\tran %s\n", what, api, q.Text, want, res.Candidates[0].Op.ID)
 	})
 	fmt.Printf("runs %v\n", counts)
 }
