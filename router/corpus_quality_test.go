@@ -265,6 +265,11 @@ func TestGitHubInItsOwnWords(t *testing.T) {
 //   - object-head: "Get GiftCard from GiftCard Provider by ID" ran the
 //     read of the provider, whose path meets every word of it, where the
 //     gift card's own read sits under the provider's path.
+//   - unnamed-writes: requests another provider's API was described by
+//     (out of scope) ran a write whose name says none of their words:
+//     "Delete a Resource" ran an advisor API's DELETE of a suppression,
+//     met in the name of its {resourceUri} parameter, and "Create API" ran
+//     a search domain's upload of a document batch.
 func TestRunGateOnRealAPIs(t *testing.T) {
 	load := corpusLoader(t)
 	ran := func(r *Router, q string) string {
@@ -331,6 +336,17 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 				return id == "" || id == "api.transaction.get_giftcardproviders_gift_card_provider_id_giftcards_gift_card_id"
 			},
 			runs: map[string]string{"Get GiftCard Provider by ID": "api.provider.get_giftcardproviders_gift_card_provider_id"},
+		},
+		{
+			api: "azure.com/advisor", rule: "unnamed-writes",
+			requests: []string{"Delete a Resource"},
+			right:    func(id string) bool { return id == "" },
+			runs:     map[string]string{"delete a suppression": "api.suppressions.delete_"},
+		},
+		{
+			api: "amazonaws.com/cloudsearchdomain", rule: "unnamed-writes",
+			requests: []string{"Create API"},
+			right:    func(id string) bool { return id == "" },
 		},
 		{
 			// PUT replaces the server, PATCH changes some of it: the
@@ -525,19 +541,21 @@ func TestCreateOrUpdateAsksForAnUpsert(t *testing.T) {
 // Datastore, a kind of thing after an article, was taken for a name that
 // does not count; ablation "head-nouns"), and "Delete" and "register"
 // asked of Azure's server keys, whose operations meet the verb alone
-// (ablation "verb-alone"). Each still lists the closest candidates.
+// (ablation "verb-alone"; the writes' names do not say the verb either,
+// so unnamed-writes stops them too). Each still lists the closest
+// candidates.
 func TestAnotherAPIsRequestDoesNotRun(t *testing.T) {
 	load := corpusLoader(t)
 	for _, c := range []struct{ api, rule, q string }{
 		{"opentrials.local", "head-nouns", "Get the default Datastore."},
-		{"azure.com/sql-serverKeys", "verb-alone", "Delete"},
-		{"azure.com/sql-serverKeys", "verb-alone", "register"},
+		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes", "Delete"},
+		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes", "register"},
 	} {
 		ops := load(c.api).Ops
 		if res := New(ops, Options{}).Search(c.q, Filter{}, 5); res.Decision == DecisionRun || len(res.Candidates) == 0 {
 			t.Errorf("%q of %s: %s with %d candidates, want no run with the closest listed", c.q, c.api, res.Decision, len(res.Candidates))
 		}
-		if res := New(ops, Options{Ablate: []string{c.rule}}).Search(c.q, Filter{}, 5); res.Decision != DecisionRun {
+		if res := New(ops, Options{Ablate: strings.Split(c.rule, ",")}).Search(c.q, Filter{}, 5); res.Decision != DecisionRun {
 			t.Errorf("%q of %s with %s off: %s; the test no longer shows what the rule does", c.q, c.api, c.rule, res.Decision)
 		}
 	}

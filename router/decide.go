@@ -1,10 +1,12 @@
 package router
 
 import (
+	"bytes"
 	"math"
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/intentsrv/intentsrv/operations"
 )
@@ -290,7 +292,8 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		r.runAgrees(groups, qverb, hits[0].d) && !r.listsOne(groups, sc.words, qverb, hits[0].d) &&
 		(r.opts.noRunGate || sc.odds.lead < 0 || sc.odds.prob() >= runProbability) &&
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc) &&
-		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc)
+		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc) &&
+		!r.unnamedWrite(groups, first[0].d)
 }
 
 // headElsewhere reports whether the request's object (object) does not
@@ -317,6 +320,120 @@ func (r *Router) headElsewhere(groups []group, first []hit, sc *scratch) bool {
 		}
 	}
 	return false
+}
+
+// unnamedWrite reports whether operation d changes state and its name,
+// the literal segments of its HTTP path and its resource (the id segment
+// before its name), says no word of the request: neither what the request
+// names nor its verb, or the verb it undoes ("untag" is said by /tags).
+// What d changes is then not what the request asked to change, whatever
+// its description and parameters met: "Delete a Resource" meets DELETE
+// /{resourceUri}/providers/Microsoft.Advisor/recommendations/{id}/suppressions/{name}
+// in a parameter's name, and "Create API" meets a search domain's
+// document upload in its description. Running a write on that is a guess
+// the caller cannot undo (ablation "unnamed-writes"). A parameter the
+// request names is said too (setsField). A read may still
+// run: a wrong read costs a second call, and the tune split's runs of
+// reads so named were right.
+//
+// A word is said when the index says it in the name (its terms, its
+// synonyms, the resources it names), or when the word, singular or
+// stemmed, is in a segment with the segment's separators dropped: the
+// index splits run-together names ("clickwraps" is click and wrap where no
+// text says "clickwrap") and folds plurals by rule ("movies" to "movy"),
+// while "clickwrap", "movie" and "voicemail" are in /clickwraps, /movies
+// and /voice_mails as written.
+func (r *Router) unnamedWrite(groups []group, d uint32) bool {
+	op := r.ops[d]
+	if !r.tu.unnamedWrites || op.Kind == operations.KindRead || !namesWhat(op) {
+		return false
+	}
+	address, res := r.address(d), r.idx.resTerms.of(d)
+	inName := func(t uint32) bool { return slices.Contains(address, t) || slices.Contains(res, t) }
+	var buf [256]byte
+	name := nameText(op, buf[:0])
+	for _, g := range groups {
+		if g.at == 0 || g.bigram || len(g.variants) == 0 {
+			continue // not one word of the request
+		}
+		w := g.surface
+		if g.verb {
+			// The verb as said, or the verb it undoes: the class's
+			// other verbs are not in the name.
+			if base, ok := reversalBase(w); ok {
+				w = base
+			}
+			if inName(g.variants[0].t) {
+				return false
+			}
+		} else {
+			if slices.ContainsFunc(g.variants, func(v variant) bool { return v.w >= 0.5 && inName(v.t) }) ||
+				slices.ContainsFunc(g.res[:g.nres], inName) {
+				return false
+			}
+		}
+		if len(w) >= 3 && (bytes.Contains(name, []byte(plural(w))) || bytes.Contains(name, []byte(stem(w)))) {
+			return false
+		}
+	}
+	return !r.setsField(groups, op)
+}
+
+// setsField reports whether a parameter of op (a request body's property
+// too) is named, whole, by a word the request says other than its verb:
+// "update my bio" changes the bio of PATCH /user, a field of what its
+// name says.
+func (r *Router) setsField(groups []group, op *operations.Operation) bool {
+	found := false
+	var buf [64]byte
+	paramFields(op.Input, paramDepth, func(f field, text string) {
+		if found || f != fParam || len(text) > len(buf) {
+			return
+		}
+		key := foldWord(buf[:0], text)
+		found = slices.ContainsFunc(groups, func(g group) bool {
+			return g.at > 0 && !g.verb && !g.bigram && (string(key) == g.surface || string(key) == plural(g.surface))
+		})
+	})
+	return found
+}
+
+// nameText appends to dst the words of op's name that unnamedWrite reads,
+// each segment folded (foldWord): its HTTP path's literal segments (its
+// id's name without a path) and its resource, a space between segments.
+func nameText(op *operations.Operation, dst []byte) []byte {
+	add := func(seg string) {
+		if len(dst) > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = foldWord(dst, seg)
+	}
+	if op.HTTP != nil && op.HTTP.Path != "" {
+		for seg := range strings.SplitSeq(op.HTTP.Path, "/") {
+			if !strings.HasPrefix(seg, "{") && !strings.HasPrefix(seg, ":") {
+				add(seg)
+			}
+		}
+	} else {
+		add(op.ID[strings.LastIndexByte(op.ID, '.')+1:])
+	}
+	add(resourceSegment(op.ID))
+	return dst
+}
+
+// foldWord appends s to dst lower-cased with everything but its letters
+// and digits dropped: "voice_mails" is "voicemails", "Content-Type"
+// "contenttype".
+func foldWord(dst []byte, s string) []byte {
+	for _, c := range []byte(s) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf:
+			dst = append(dst, c)
+		case c >= 'A' && c <= 'Z':
+			dst = append(dst, c+'a'-'A')
+		}
+	}
+	return dst
 }
 
 // under reports whether operation d's HTTP path extends parent's by one

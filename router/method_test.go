@@ -1591,9 +1591,10 @@ func TestARequestThatMeetsOnlyItsVerbIsLow(t *testing.T) {
 	}
 	r := New(ops, Options{})
 	// named-object also keeps a verb before a capitalised word from
-	// running, and verb-alone a leader that meets only the verb; off
+	// running, verb-alone a leader that meets only the verb, and
+	// unnamed-writes a write whose name says no word of the request; off
 	// here, so that the test shows what title-case does.
-	noTitles := New(ops, Options{Ablate: []string{"title-case", "named-object", "verb-alone"}})
+	noTitles := New(ops, Options{Ablate: []string{"title-case", "named-object", "verb-alone", "unnamed-writes"}})
 	noVerbOnly := New(ops, Options{Ablate: []string{"verb-only", "unknown-object"}}) // "License" is no word of the catalog either
 	titles := []string{"Add License", "Publish Mock", "Register Vehicle"}
 	lowOnlyWith(t, r, noVerbOnly, "verb-only", titles...)
@@ -1627,7 +1628,9 @@ func TestAVerbAloneDoesNotRun(t *testing.T) {
 		httpOp("api.server_keys.list_keys", "GET", "Lists the server keys.", "/servers/{serverName}/keys", operations.KindRead),
 	}
 	r := New(keys, Options{})
-	off := New(keys, Options{Ablate: []string{"verb-alone"}})
+	// unnamed-writes also keeps the delete from running: its name
+	// (/servers/keys) does not say "delete".
+	off := New(keys, Options{Ablate: []string{"verb-alone", "unnamed-writes"}})
 	res := r.Search("Delete", Filter{}, 5)
 	if res.Decision == DecisionRun || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "api.server_keys.delete_key" {
 		t.Errorf("Delete: %s %v, want no run with the key's delete listed first", res.Decision, candidateIDs(res))
@@ -1916,6 +1919,51 @@ func TestWhatMakeAsks(t *testing.T) {
 		words := strings.Fields(strings.ToLower(q)) // as analyze reads them
 		if got := makeSense(words, 0, properNames(q, nil)); got != want {
 			t.Errorf("makeSense(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestAWriteRunsOnlyWhenItsNameSaysTheRequest: "Delete a Resource", a
+// request of another API, meets an advisor API's delete of a suppression
+// only in the name of its {resourceUri} parameter. Deleting the
+// suppression would be a guess the caller cannot undo, so the delete is
+// listed first and does not run (ablation "unnamed-writes"). A write whose
+// name says what the request names still runs, and so does one whose body
+// sets the field the request names.
+func TestAWriteRunsOnlyWhenItsNameSaysTheRequest(t *testing.T) {
+	const suppression = "/{resourceUri}/providers/Microsoft.Advisor/recommendations/{recommendationId}/suppressions/{name}"
+	ops := []*operations.Operation{
+		httpOp("api.suppressions.delete_suppression", "DELETE", "Enables the snoozed or dismissed attribute of a recommendation for the resource.", suppression, operations.KindDestructive),
+		httpOp("api.suppressions.get_suppression", "GET", "Obtains the details of a suppression.", suppression, operations.KindRead),
+		httpOp("api.suppressions.put_suppression", "PUT", "Snoozes or dismisses a recommendation.", suppression, operations.KindWrite),
+		httpOp("api.recommendations.get_recommendations", "GET", "Obtains cached recommendations for a subscription.", "/subscriptions/{subscriptionId}/providers/Microsoft.Advisor/recommendations", operations.KindRead),
+	}
+	for _, op := range ops[:3] {
+		op.Input = json.RawMessage(`{"type":"object","properties":{"resourceUri":{"type":"string","description":"The fully qualified Azure Resource Manager identifier of the resource."},"recommendationId":{"type":"string"},"name":{"type":"string"}}}`)
+	}
+	users := []*operations.Operation{
+		httpOp("api.users.update_authenticated", "PATCH", "Updates the signed-in account.", "/user", operations.KindWrite),
+		httpOp("api.users.get_authenticated", "GET", "Gets the signed-in account.", "/user", operations.KindRead),
+		httpOp("api.users.list_followers", "GET", "Lists the people following the signed-in account.", "/user/followers", operations.KindRead),
+	}
+	users[0].Input = json.RawMessage(`{"type":"object","properties":{"body":{"type":"object","properties":{"bio":{"type":"string"},"location":{"type":"string"}}}}}`)
+
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"unnamed-writes"}})
+	const q = "Delete a Resource"
+	if res := on.Search(q, Filter{}, 5); res.Decision == DecisionRun || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "api.suppressions.delete_suppression" {
+		t.Errorf("%q: %s %v, want no run, with the suppression's delete listed first", q, res.Decision, candidateIDs(res))
+	}
+	if res := off.Search(q, Filter{}, 5); res.Decision != DecisionRun {
+		t.Errorf("%q with unnamed-writes off: %s; the test no longer shows what the rule does", q, res.Decision)
+	}
+	for r, cases := range map[*Router]map[string]string{
+		on:                    {"delete the suppression": "api.suppressions.delete_suppression"},
+		New(users, Options{}): {"update my bio": "api.users.update_authenticated"},
+	} {
+		for q, want := range cases {
+			if res := r.Search(q, Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != want {
+				t.Errorf("%q: %s %v, want a run of %s", q, res.Decision, candidateIDs(res), want)
+			}
 		}
 	}
 }
