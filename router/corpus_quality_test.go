@@ -268,8 +268,9 @@ func TestGitHubInItsOwnWords(t *testing.T) {
 //   - unnamed-writes: requests another provider's API was described by
 //     (out of scope) ran a write whose name says none of their words:
 //     "Delete a Resource" ran an advisor API's DELETE of a suppression,
-//     met in the name of its {resourceUri} parameter, and "Create API" ran
-//     a search domain's upload of a document batch.
+//     met in the name of its {resourceUri} parameter, "Create API" ran a
+//     search domain's upload of a document batch, and "Update User" ran
+//     API Gateway's PATCH /account.
 func TestRunGateOnRealAPIs(t *testing.T) {
 	load := corpusLoader(t)
 	ran := func(r *Router, q string) string {
@@ -346,6 +347,13 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 		{
 			api: "amazonaws.com/cloudsearchdomain", rule: "unnamed-writes",
 			requests: []string{"Create API"},
+			right:    func(id string) bool { return id == "" },
+		},
+		{
+			// "user" is the lexicon's synonym of an account, not what
+			// the API calls its account.
+			api: "amazonaws.com/apigateway", rule: "unnamed-writes",
+			requests: []string{"Update User"},
 			right:    func(id string) bool { return id == "" },
 		},
 		{

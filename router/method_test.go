@@ -1929,7 +1929,9 @@ func TestWhatMakeAsks(t *testing.T) {
 // suppression would be a guess the caller cannot undo, so the delete is
 // listed first and does not run (ablation "unnamed-writes"). A write whose
 // name says what the request names still runs, and so does one whose body
-// sets the field the request names.
+// sets the field the request names ("update my bio") or whose path names
+// the caller the request names ("update my account" runs PATCH /user,
+// though "account" is only the lexicon's synonym of a user).
 func TestAWriteRunsOnlyWhenItsNameSaysTheRequest(t *testing.T) {
 	const suppression = "/{resourceUri}/providers/Microsoft.Advisor/recommendations/{recommendationId}/suppressions/{name}"
 	ops := []*operations.Operation{
@@ -1945,6 +1947,7 @@ func TestAWriteRunsOnlyWhenItsNameSaysTheRequest(t *testing.T) {
 		httpOp("api.users.update_authenticated", "PATCH", "Updates the signed-in account.", "/user", operations.KindWrite),
 		httpOp("api.users.get_authenticated", "GET", "Gets the signed-in account.", "/user", operations.KindRead),
 		httpOp("api.users.list_followers", "GET", "Lists the people following the signed-in account.", "/user/followers", operations.KindRead),
+		httpOp("api.users.get_by_username", "GET", "Gets a user's public profile.", "/users/{username}", operations.KindRead),
 	}
 	users[0].Input = json.RawMessage(`{"type":"object","properties":{"body":{"type":"object","properties":{"bio":{"type":"string"},"location":{"type":"string"}}}}}`)
 
@@ -1958,7 +1961,7 @@ func TestAWriteRunsOnlyWhenItsNameSaysTheRequest(t *testing.T) {
 	}
 	for r, cases := range map[*Router]map[string]string{
 		on:                    {"delete the suppression": "api.suppressions.delete_suppression"},
-		New(users, Options{}): {"update my bio": "api.users.update_authenticated"},
+		New(users, Options{}): {"update my bio": "api.users.update_authenticated", "update my account": "api.users.update_authenticated"},
 	} {
 		for q, want := range cases {
 			if res := r.Search(q, Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != want {
