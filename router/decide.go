@@ -375,7 +375,7 @@ func (r *Router) unnamedWrite(groups []group, d uint32, mask uint64) bool {
 		} else if inName(g.variants[0].t) {
 			return false
 		}
-		if len(w) >= 3 && (bytes.Contains(name, []byte(plural(w))) || bytes.Contains(name, []byte(stem(w))) || abbreviates(name, w)) {
+		if len(w) >= 3 && (inNameText(name, plural(w)) || abbreviates(name, w) || inNameText(name, r.stemOf(w))) {
 			return false
 		}
 	}
@@ -401,11 +401,34 @@ func (r *Router) setsField(groups []group, op *operations.Operation) bool {
 	return found
 }
 
+// stemOf returns w's stem as the index holds it ("movi" for "movies";
+// stemTerm caches it), "" when no text of the catalog has it: the search
+// does not run the stemmer again.
+func (r *Router) stemOf(w string) string {
+	if t, ok := r.idx.stemTerm(w); ok {
+		return strings.TrimPrefix(r.idx.vocab[t], "~")
+	}
+	return ""
+}
+
+// inNameText reports whether name (nameText) holds w, a word ("" is none).
+func inNameText(name []byte, w string) bool {
+	var buf [64]byte
+	return w != "" && len(w) <= len(buf) && bytes.Contains(name, append(buf[:0], w...))
+}
+
 // abbreviates reports whether a word of name (nameText) of four letters or
-// more, singular, begins w: /repos names a repository.
+// more, without a plural's "s", begins w: /repos names a repository.
 func abbreviates(name []byte, w string) bool {
-	for seg := range bytes.FieldsSeq(name) {
-		if s := plural(string(seg)); len(s) >= 4 && len(s) < len(w) && strings.HasPrefix(w, s) {
+	for len(name) > 0 {
+		seg := name
+		if i := bytes.IndexByte(name, ' '); i >= 0 {
+			seg, name = name[:i], name[i+1:]
+		} else {
+			name = nil
+		}
+		seg = bytes.TrimSuffix(seg, []byte("s"))
+		if len(seg) >= 4 && len(seg) < len(w) && w[:len(seg)] == string(seg) {
 			return true
 		}
 	}
@@ -416,23 +439,22 @@ func abbreviates(name []byte, w string) bool {
 // each segment folded (foldWord): its HTTP path's literal segments (its
 // id's name without a path) and its resource, a space between segments.
 func nameText(op *operations.Operation, dst []byte) []byte {
-	add := func(seg string) {
-		if len(dst) > 0 {
-			dst = append(dst, ' ')
-		}
-		dst = foldWord(dst, seg)
-	}
 	if op.HTTP != nil && op.HTTP.Path != "" {
-		for seg := range strings.SplitSeq(op.HTTP.Path, "/") {
-			if !strings.HasPrefix(seg, "{") && !strings.HasPrefix(seg, ":") {
-				add(seg)
+		for path := op.HTTP.Path; path != ""; {
+			seg := path
+			if i := strings.IndexByte(path, '/'); i >= 0 {
+				seg, path = path[:i], path[i+1:]
+			} else {
+				path = ""
+			}
+			if seg != "" && seg[0] != '{' && seg[0] != ':' {
+				dst = foldWord(append(dst, ' '), seg)
 			}
 		}
 	} else {
-		add(op.ID[strings.LastIndexByte(op.ID, '.')+1:])
+		dst = foldWord(append(dst, ' '), op.ID[strings.LastIndexByte(op.ID, '.')+1:])
 	}
-	add(resourceSegment(op.ID))
-	return dst
+	return foldWord(append(dst, ' '), resourceSegment(op.ID))
 }
 
 // foldWord appends s to dst lower-cased with everything but its letters
