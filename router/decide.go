@@ -332,10 +332,10 @@ func (r *Router) headElsewhere(groups []group, first []hit, sc *scratch) bool {
 // in a parameter's name, and "Create API" meets a search domain's
 // document upload in its description. Running a write on that is a guess
 // the caller cannot undo (ablation "unnamed-writes"). A parameter the
-// request names is said too (setsField), and so is the caller ("my")
-// by a path that names the caller (PATCH /user). A read may still run: a wrong
-// read costs a second call, and on the tune split a version that read
-// reads too stopped 9 more right runs and no more wrong ones.
+// request names is said too (setsField), and so is the caller ("my") by
+// a path that names the caller (PATCH /user). A read may still run: a
+// wrong read costs a second call, and on the tune split a version that
+// read reads too stopped 9 more right runs and no more wrong ones.
 //
 // A word is said when its term is one of the name's, or when the word,
 // singular or stemmed, is inside a segment with the segment's separators
@@ -362,18 +362,12 @@ func (r *Router) unnamedWrite(groups []group, d uint32, mask uint64) bool {
 		if g.at == 0 || g.bigram || len(g.variants) == 0 {
 			continue // not one word of the request
 		}
-		w := g.surface
-		if g.verb {
-			// The verb as said, or the verb it undoes: the class's
-			// other verbs are not in the name.
-			if base, ok := reversalBase(w); ok {
-				w = base
-			}
-			if inName(g.variants[0].t) {
-				return false
-			}
-		} else if inName(g.variants[0].t) {
+		if inName(g.variants[0].t) { // the word as said (its other variants are synonyms)
 			return false
+		}
+		w := g.surface
+		if base, ok := reversalBase(w); ok && g.verb {
+			w = base // the verb it undoes; the class's other verbs are not in the name
 		}
 		if len(w) >= 3 && (inNameText(name, plural(w)) || abbreviates(name, w) || inNameText(name, r.stemOf(w))) {
 			return false

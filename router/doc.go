@@ -422,11 +422,12 @@
 // GiftCard Provider by ID" meets every word of GET /giftcardproviders/{id}
 // and does not run it while the gift card's read under that path is
 // close behind), and a leader that changes state has a name (its path's
-// literal segments and its resource) that says a word of the query, or a
-// parameter the query names (unnamedWrite, ablation "unnamed-writes":
-// "Delete a Resource" meets an advisor API's DELETE of a suppression only
-// in the name of its {resourceUri} parameter, and does not run it; "update
-// my bio" runs PATCH /user, whose body sets bio);
+// literal segments and its resource) that says a word of the query as the
+// query says it (a synonym does not), or a parameter the query names, or
+// the caller the query's "my" names (unnamedWrite, ablation
+// "unnamed-writes": "Delete a Resource" meets an advisor API's DELETE of a
+// suppression only in the name of its {resourceUri} parameter, and does
+// not run it; "update my bio" runs PATCH /user, whose body sets bio);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,
