@@ -441,7 +441,7 @@ func nameText(op *operations.Operation, dst []byte) []byte {
 			} else {
 				path = ""
 			}
-			if seg != "" && seg[0] != '{' && seg[0] != ':' {
+			if literalSegment(seg) {
 				dst = foldWord(append(dst, ' '), seg)
 			}
 		}
@@ -456,11 +456,11 @@ func nameText(op *operations.Operation, dst []byte) []byte {
 // "contenttype".
 func foldWord(dst []byte, s string) []byte {
 	for _, c := range []byte(s) {
-		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf:
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if isASCIIAlnum(c) || c >= utf8.RuneSelf {
 			dst = append(dst, c)
-		case c >= 'A' && c <= 'Z':
-			dst = append(dst, c+'a'-'A')
 		}
 	}
 	return dst

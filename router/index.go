@@ -960,13 +960,19 @@ func (ix *index) resourceHead(op *operations.Operation, also map[string][]string
 	return noTerm, buf
 }
 
+// literalSegment reports whether seg, a segment of an HTTP path, is
+// literal: not empty, and no {parameter} or :parameter.
+func literalSegment(seg string) bool {
+	return seg != "" && seg[0] != '{' && seg[0] != ':'
+}
+
 // pathNoun returns the last literal segment of an HTTP path, skipping
 // {parameters}: "issues" in "/repos/{owner}/{repo}/issues/{issue_number}".
 func pathNoun(path string) string {
 	for path != "" {
 		i := strings.LastIndexByte(path, '/')
 		seg := path[i+1:]
-		if seg != "" && !strings.HasPrefix(seg, "{") && !strings.HasPrefix(seg, ":") {
+		if literalSegment(seg) {
 			return seg
 		}
 		if i < 0 {
@@ -1112,7 +1118,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 				ix.paths[d] = shapeOfPath(h.Path)
 				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, res.add)
 				for seg := range strings.SplitSeq(h.Path, "/") {
-					if !strings.HasPrefix(seg, "{") && !strings.HasPrefix(seg, ":") {
+					if literalSegment(seg) {
 						wbuf = splitBytesBuf(seg, wbuf, paths.add)
 					}
 				}
