@@ -1970,3 +1970,28 @@ func TestAWriteRunsOnlyWhenItsNameSaysTheRequest(t *testing.T) {
 		}
 	}
 }
+
+// A singular meets its plural at full weight where English keeps the
+// singular's final s ("alias", "analysis", "status"): before, "analysis"
+// folded to "analysi" and "analyses" to "analyse", and no form of the one
+// met the other.
+func TestASingularInSMeetsItsPlural(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("api.analyses.get", "GET", "Returns one.", "/analyses/{id}", operations.KindRead),
+		httpOp("api.aliases.delete", "DELETE", "Removes one.", "/domains/{domain}/aliases/{name}", operations.KindDestructive),
+		httpOp("api.statuses.create", "POST", "Sets one for a commit.", "/repos/{owner}/{repo}/statuses/{sha}", operations.KindWrite),
+		httpOp("api.reports.get", "GET", "Returns a report.", "/reports/{id}", operations.KindRead),
+		httpOp("api.domains.get", "GET", "Returns a domain.", "/domains/{domain}", operations.KindRead),
+	}
+	r := New(ops, Options{})
+	for q, want := range map[string]string{
+		"get the analysis":              "api.analyses.get",
+		"delete an alias of the domain": "api.aliases.delete",
+		"create a commit status":        "api.statuses.create",
+	} {
+		res := r.Search(q, Filter{}, 5)
+		if len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want || res.Decision == DecisionNoMatch {
+			t.Errorf("%q: %s %v, want %s first", q, res.Decision, candidateIDs(res), want)
+		}
+	}
+}

@@ -241,10 +241,34 @@ func stem(w string) string {
 // S-stemmer: "policies" → policy, "tickets" → ticket, but "status" and
 // "class" stay). Words are indexed under this form, and under their
 // Snowball stem as a weaker variant, so "ticket" matches "tickets" fully.
+//
+// A singular keeps its final s where English spells the singular so:
+// the Greek and Latin "-sis" and "-xis" ("analysis", "axis"), "-us"
+// ("status"), "-ias" and "-vas" ("alias", "bias", "canvas") and "news";
+// their plurals fold to them ("analyses", "statuses", "aliases"), as do
+// the irregular plurals APIs use ("indices", "children"). A singular and
+// its plural thus meet under one term, and a word folds to itself only
+// when it is not a plural.
 func plural(w string) string {
 	n := len(w)
+	if w == "children" {
+		return "child"
+	}
 	if n < 4 || w[n-1] != 's' {
 		return w
+	}
+	switch {
+	case w == "news", strings.HasSuffix(w, "sis"), strings.HasSuffix(w, "xis"),
+		strings.HasSuffix(w, "ias") && !strings.HasSuffix(w, "dias"), strings.HasSuffix(w, "vas"):
+		return w // a singular
+	case strings.HasSuffix(w, "yses"):
+		return w[:n-2] + "is" // analyses → analysis
+	case strings.HasSuffix(w, "iases"), strings.HasSuffix(w, "vases"), latinUsPlural(w):
+		return w[:n-2] // aliases → alias, statuses → status
+	case strings.HasSuffix(w, "ices"):
+		if s, ok := latinIcesPlurals[w]; ok {
+			return s
+		}
 	}
 	switch {
 	case strings.HasSuffix(w, "ies") && !strings.HasSuffix(w, "eies") && !strings.HasSuffix(w, "aies"):
@@ -257,6 +281,21 @@ func plural(w string) string {
 		return w[:n-1]
 	}
 	return w
+}
+
+// latinIcesPlurals are the Latin plurals in "-ices" whose singular ends in
+// "-ex" or "-ix"; every other "-ices" ("devices", "prices") drops its s.
+var latinIcesPlurals = map[string]string{
+	"indices": "index", "vertices": "vertex", "matrices": "matrix", "appendices": "appendix",
+}
+
+// latinUsPlural reports whether w is the plural of a singular in "-us"
+// ("statuses", "bonuses", "campuses", "viruses"): "-uses" after a letter
+// that does not end a singular in "-use" (unlike "causes", "houses",
+// "abuses", "excuses", "fuses").
+func latinUsPlural(w string) bool {
+	n := len(w)
+	return n >= 6 && strings.HasSuffix(w, "uses") && strings.IndexByte("tnprig", w[n-5]) >= 0
 }
 
 // sibilantPlural reports whether w is a plural that adds "es" to a

@@ -168,6 +168,11 @@ func TestPlural(t *testing.T) {
 		"boxes": "box", "indexes": "index", "addresses": "address", "classes": "class",
 		"caches": "cache", "niches": "niche", "databases": "database", "releases": "release",
 		"aches": "ache", "shoes": "shoe", "fees": "fee",
+		"alias": "alias", "aliases": "alias", "analysis": "analysis", "analyses": "analysis",
+		"statuses": "status", "bonuses": "bonus", "causes": "cause", "houses": "house",
+		"canvas": "canvas", "canvases": "canvas", "bias": "bias", "axis": "axis", "basis": "basis",
+		"indices": "index", "devices": "device", "prices": "price", "children": "child",
+		"news": "news", "views": "view", "apis": "api", "kpis": "kpi", "medias": "media",
 	} {
 		if got := plural(w); got != want {
 			t.Errorf("plural(%q) = %q, want %q", w, got, want)
