@@ -37,7 +37,9 @@
 //     "src/main.go"), URLs, e-mail addresses, lower-case host and file
 //     names ("example.com") and codes ("6dcb09b", "CA107308006SI"). Each word is indexed twice: folded to its
 //     singular ("tickets" → ticket, "branches" → branch, "caches" →
-//     cache) at full weight, and as its Snowball
+//     cache; a singular in s stays whole and its plural folds to it:
+//     "analyses" → analysis, "statuses" → status, "aliases" → alias)
+//     at full weight, and as its Snowball
 //     English stem (github.com/kljensen/snowball) at weightStem, so an exact
 //     word outranks one that only shares a stem.
 //   - BM25F over the fields of each operation: name (last id segment),
