@@ -247,8 +247,8 @@ func stem(w string) string {
 // ("status"), "-ias" and "-vas" ("alias", "bias", "canvas") and "news";
 // their plurals fold to them ("analyses", "statuses", "aliases"), as do
 // the irregular plurals APIs use ("indices", "children"). A singular and
-// its plural thus meet under one term, and a word folds to itself only
-// when it is not a plural.
+// its plural thus meet under one term, and such a singular, folding to
+// itself, is not read as many ("get the alias").
 func plural(w string) string {
 	n := len(w)
 	if w == "children" {
