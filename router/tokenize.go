@@ -265,12 +265,8 @@ func plural(w string) string {
 		return w[:n-2] + "is" // analyses → analysis
 	case strings.HasSuffix(w, "iases"), strings.HasSuffix(w, "vases"), latinUsPlural(w):
 		return w[:n-2] // aliases → alias, statuses → status
-	case strings.HasSuffix(w, "ices"):
-		if s, ok := latinIcesPlurals[w]; ok {
-			return s
-		}
-	}
-	switch {
+	case strings.HasSuffix(w, "ices") && latinIcesPlurals[w] != "":
+		return latinIcesPlurals[w] // indices → index
 	case strings.HasSuffix(w, "ies") && !strings.HasSuffix(w, "eies") && !strings.HasSuffix(w, "aies"):
 		return w[:n-3] + "y"
 	case sibilantPlural(w):
