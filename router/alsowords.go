@@ -107,7 +107,7 @@ func proseWords(ops []*operations.Operation, cs [][2]int, opts Options) map[stri
 		return nil
 	}
 	sets := make([]map[string]bool, len(cs))
-	parallel(cs, func(c, lo, hi int) {
+	eachChunk(cs, func(c, lo, hi int) {
 		prose := make(map[string]bool)
 		buf := make([]byte, 0, 64)
 		for _, op := range ops[lo:hi] {

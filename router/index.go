@@ -11,6 +11,7 @@ import (
 
 	"github.com/buger/jsonparser"
 
+	"github.com/intentsrv/intentsrv/internal/parallel"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -859,18 +860,14 @@ func chunks(n int) [][2]int {
 	return out
 }
 
-// parallel runs fn on every chunk, each on its own goroutine when there
-// are several, and waits for them.
-func parallel(cs [][2]int, fn func(c int, lo, hi int)) {
+// eachChunk runs fn on every chunk, in parallel when there are several,
+// and waits for them.
+func eachChunk(cs [][2]int, fn func(c int, lo, hi int)) {
 	if len(cs) == 1 {
 		fn(0, cs[0][0], cs[0][1])
 		return
 	}
-	var wg sync.WaitGroup
-	for c, r := range cs {
-		wg.Go(func() { fn(c, r[0], r[1]) })
-	}
-	wg.Wait()
+	parallel.Each(len(cs), func(c int) { fn(c, cs[c][0], cs[c][1]) })
 }
 
 // resourceSegment returns the id segment before the operation's name
@@ -1053,7 +1050,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 		callers = callerPaths(paths)
 	}
 	prose := proseWords(ops, cs, opts)
-	parallel(cs, func(c, lo, hi int) {
+	eachChunk(cs, func(c, lo, hi int) {
 		vocabs[c] = tokenizeChunk(ops, lo, hi, opts, callers, prose, docTerms, lens)
 	})
 	remaps := make([][]uint32, len(cs))
@@ -1088,7 +1085,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 	ix.heads = make([]uint32, n)
 	ix.paths = make([]pathShape, n)
 	ix.fits = make([]verbFit, n)
-	parallel(cs, func(c, lo, hi int) {
+	eachChunk(cs, func(c, lo, hi int) {
 		remap := remaps[c]
 		df := make([]uint32, nt)
 		cl := &chunkLists[c]
@@ -1539,7 +1536,7 @@ func buildPostings(units [][]termEntry, lens [][numFields]uint16, df []uint32, w
 	cs := chunks(n)
 	// fill[c][t] is where chunk c writes its next posting of term t.
 	fill := make([][]uint32, len(cs))
-	parallel(cs, func(c, lo, hi int) {
+	eachChunk(cs, func(c, lo, hi int) {
 		cnt := make([]uint32, nt)
 		for _, entries := range units[lo:hi] {
 			prev := noTerm
@@ -1561,7 +1558,7 @@ func buildPostings(units [][]termEntry, lens [][numFields]uint16, df []uint32, w
 		}
 	}
 	k1 := tu.k1
-	parallel(cs, func(c, lo, hi int) {
+	eachChunk(cs, func(c, lo, hi int) {
 		fc := fill[c]
 		var norm [numFields]float64
 		for d := lo; d < hi; d++ {

@@ -14,10 +14,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
 
+	"github.com/intentsrv/intentsrv/internal/parallel"
 	"github.com/intentsrv/intentsrv/internal/vecfile"
 	"gonum.org/v1/gonum/mat"
 )
@@ -180,7 +179,7 @@ func ppmi(co map[uint64]float64, n int, alpha float64) *csr {
 // mulDense returns m × x for x of n rows and l columns, row-major.
 func (m *csr) mulDense(x []float64, n, l int) []float64 {
 	out := make([]float64, n*l)
-	parallelRows(n, func(i int) {
+	parallel.Each(n, func(i int) {
 		o := out[i*l : (i+1)*l]
 		for p := m.start[i]; p < m.start[i+1]; p++ {
 			v := m.val[p]
@@ -304,7 +303,7 @@ func orthonormalize(x []float64, n, l int) {
 func neighbours(v *vecfile.Vectors, k int, minSim float32) [][]vecfile.Neighbour {
 	n := len(v.Words)
 	out := make([][]vecfile.Neighbour, n)
-	parallelRows(n, func(i int) {
+	parallel.Each(n, func(i int) {
 		a := v.Row(i)
 		var best []vecfile.Neighbour
 		for j := range n {
@@ -327,26 +326,4 @@ func neighbours(v *vecfile.Vectors, k int, minSim float32) [][]vecfile.Neighbour
 		out[i] = best
 	})
 	return out
-}
-
-// parallelRows calls fn for every row in [0, n) on GOMAXPROCS goroutines.
-// Each row is computed by one call, so results do not depend on scheduling.
-func parallelRows(n int, fn func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	next := make(chan int, workers)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				for r := i; r < min(i+64, n); r++ {
-					fn(r)
-				}
-			}
-		})
-	}
-	for i := 0; i < n; i += 64 {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
