@@ -410,13 +410,6 @@ func TestSlugChoosesTheOwnerAndNamePath(t *testing.T) {
 	}
 }
 
-// TestRunNeedsAWordThatSetsTheLeaderApart: "list coaches" matches the
-// coaches of one patient and the list of every coach with the same words;
-// the first leads on where its words sit, which is a guess at which one
-// the caller meant, so find lists both and nothing runs. A word only the
-// leader has ("update a patient record") still runs it. The catalog is
-// from a real health API's spec, its summaries withheld as the corpus
-// benchmark withholds them.
 // httpOp is an operation of an OpenAPI-like catalog: its id, HTTP
 // method, description (no summary, as in the corpus benchmark), path and
 // kind.
@@ -450,6 +443,13 @@ func leadsOnlyWith(t *testing.T, ops []*operations.Operation, rule string, cases
 	}
 }
 
+// TestRunNeedsAWordThatSetsTheLeaderApart: "list coaches" matches the
+// coaches of one patient and the list of every coach with the same words;
+// the first leads on where its words sit, which is a guess at which one
+// the caller meant, so find lists both and nothing runs. A word only the
+// leader has ("update a patient record") still runs it. The catalog is
+// from a real health API's spec, its summaries withheld as the corpus
+// benchmark withholds them.
 func TestRunNeedsAWordThatSetsTheLeaderApart(t *testing.T) {
 	ops := []*operations.Operation{
 		httpOp("care.patient.put_patient", "PUT", "Create a new patient or update an existing patient", "/patient", operations.KindWrite),
