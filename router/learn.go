@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/intentsrv/intentsrv/internal/parallel"
 	"github.com/intentsrv/intentsrv/internal/vecfile"
 	"github.com/intentsrv/intentsrv/operations"
 )
@@ -77,21 +78,31 @@ type PoolOptions struct {
 // CollectPools routes every query of cases within its own catalog, up to
 // the re-ranker, and records its pool. The routers it builds use no
 // weights, so what is learned from the pools is exactly the correction the
-// re-ranker applies.
+// re-ranker applies. Catalogs are routed in parallel; the pools keep the
+// order of cases and of their queries.
 func CollectPools(cases []LearnCase, o PoolOptions) *Pools {
+	per := make([][]learnQuery, len(cases))
+	parallel.Each(len(cases), func(i int) { per[i] = casePools(cases[i], o) })
 	p := &Pools{}
-	for _, c := range cases {
-		r := New(c.Ops, Options{noRerank: true, vectors: o.Vectors})
-		for _, q := range c.Queries {
-			rows, docs := r.poolFeatures(q.Query)
-			lq := learnQuery{x: rows, label: make([]bool, len(docs)), group: c.Group}
-			for i, d := range docs {
-				lq.label[i] = slices.Contains(q.Labels, r.ops[d].ID)
-			}
-			p.qs = append(p.qs, lq)
-		}
+	for _, qs := range per {
+		p.qs = append(p.qs, qs...)
 	}
 	return p
+}
+
+// casePools routes c's queries within c's catalog and returns their pools.
+func casePools(c LearnCase, o PoolOptions) []learnQuery {
+	r := New(c.Ops, Options{noRerank: true, vectors: o.Vectors})
+	out := make([]learnQuery, 0, len(c.Queries))
+	for _, q := range c.Queries {
+		rows, docs := r.poolFeatures(q.Query)
+		lq := learnQuery{x: rows, label: make([]bool, len(docs)), group: c.Group}
+		for i, d := range docs {
+			lq.label[i] = slices.Contains(q.Labels, r.ops[d].ID)
+		}
+		out = append(out, lq)
+	}
+	return out
 }
 
 // JoinPools returns the queries of ps as one set.
@@ -113,7 +124,9 @@ func (p *Pools) Len() int { return len(p.qs) }
 // with L2 decay: the loss falls only when a
 // label moves towards the top. f is linear, plus o.Hidden tanh units when
 // asked; the units start from small deterministic weights and contribute
-// nothing until the fit gives them a use. Learn is deterministic.
+// nothing until the fit gives them a use. Learn is deterministic, and
+// gives the same weights on any number of processors: it sums the
+// gradient in parallel over a fixed split of the queries (learnChunks).
 func Learn(p *Pools, o LearnOptions) Weights {
 	if o.Epochs <= 0 {
 		o.Epochs = 300
@@ -138,12 +151,11 @@ func Learn(p *Pools, o LearnOptions) Weights {
 	// weights, its bias and its output weight.
 	const F = numFeatures
 	H := max(o.Hidden, 0)
-	stride := F + 2
-	theta := make([]float64, F+H*stride)
+	theta := make([]float64, F+H*unitStride)
 	theta[featLogScore] = 1 // start from the lexical ranking
 	rng := rand.New(rand.NewPCG(1+2*o.Seed, 2+2*o.Seed))
 	for h := range H {
-		u := theta[F+h*stride:]
+		u := theta[F+h*unitStride:]
 		for k := range F {
 			u[k] = rng.Float64() - 0.5
 		}
@@ -155,7 +167,7 @@ func Learn(p *Pools, o LearnOptions) Weights {
 		for k := firstPoolFeature; k <= lastPoolFeature; k++ {
 			blind = append(blind, k)
 			for h := range H {
-				blind = append(blind, F+h*stride+k)
+				blind = append(blind, F+h*unitStride+k)
 			}
 		}
 	}
@@ -165,63 +177,10 @@ func Learn(p *Pools, o LearnOptions) Weights {
 	m := make([]float64, len(theta))
 	v := make([]float64, len(theta))
 	grad := make([]float64, len(theta))
-	z := make([]float64, rerankPool)
-	act := make([]float64, rerankPool*H) // tanh of each unit, per candidate
+	chunks := learnChunks(qs, len(theta))
 	const lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
 	for epoch := 1; epoch <= o.Epochs && len(qs) > 0; epoch++ {
-		clear(grad)
-		for _, q := range qs {
-			// p = softmax(z); the loss is -log Σ_labels p; its gradient
-			// in z_i is p_i - p_i·[label]/P_label.
-			z = z[:0]
-			top := math.Inf(-1)
-			for i, x := range q.x {
-				var s float64
-				for k := range F {
-					s += theta[k] * float64(x[k])
-				}
-				for h := range H {
-					u := theta[F+h*stride:]
-					a := u[F]
-					for k := range F {
-						a += u[k] * float64(x[k])
-					}
-					t := math.Tanh(a)
-					act[i*H+h] = t
-					s += u[F+1] * t
-				}
-				z = append(z, s)
-				top = max(top, s)
-			}
-			var sum, lab float64
-			for i := range z {
-				z[i] = math.Exp(z[i] - top)
-				sum += z[i]
-				if q.label[i] {
-					lab += z[i]
-				}
-			}
-			for i, x := range q.x {
-				c := z[i] / sum
-				if q.label[i] {
-					c -= z[i] / lab
-				}
-				c *= q.weight
-				for k := range F {
-					grad[k] += c * float64(x[k])
-				}
-				for h := range H {
-					u, g := theta[F+h*stride:], grad[F+h*stride:]
-					t := act[i*H+h]
-					g[F+1] += c * t
-					d := c * u[F+1] * (1 - t*t)
-					g[F] += d
-					for k := range F {
-						g[k] += d * float64(x[k])
-					}
-				}
-			}
-		}
+		gradient(chunks, grad, theta, H)
 		for _, i := range blind {
 			grad[i] = 0
 		}
@@ -240,7 +199,7 @@ func Learn(p *Pools, o LearnOptions) Weights {
 		out.W[k] = round(theta[k])
 	}
 	for h := range H {
-		u := theta[F+h*stride:]
+		u := theta[F+h*unitStride:]
 		unit := Unit{W: make([]float64, F), Bias: round(u[F]), Out: round(u[F+1])}
 		for k := range F {
 			unit.W[k] = round(u[k])
@@ -248,6 +207,154 @@ func Learn(p *Pools, o LearnOptions) Weights {
 		out.Hidden = append(out.Hidden, unit)
 	}
 	return out
+}
+
+// learnChunkCount is how many parts Learn splits the queries into, each
+// part's gradient summed on its own and the parts' sums added in order.
+// It is fixed, not the number of processors, so that a fit is the same
+// on every machine; the parts run in parallel on as many processors as
+// there are.
+const learnChunkCount = 8
+
+// learnChunk is one part of Learn's queries, with its gradient and
+// working buffers.
+type learnChunk struct {
+	qs   []learnQuery
+	grad []float64
+	buf  learnBuffers
+}
+
+// learnChunks splits qs into learnChunkCount consecutive parts of equal
+// size (the last ones one shorter), each with a gradient of n parameters.
+func learnChunks(qs []learnQuery, n int) []*learnChunk {
+	out := make([]*learnChunk, learnChunkCount)
+	for c := range out {
+		lo, hi := c*len(qs)/learnChunkCount, (c+1)*len(qs)/learnChunkCount
+		out[c] = &learnChunk{qs: qs[lo:hi], grad: make([]float64, n)}
+	}
+	return out
+}
+
+// gradient sets grad to the sum of every query's weighted gradient in
+// theta: each chunk's sum computed in parallel, then the chunks' sums
+// added in their order, so the result does not depend on the processors.
+func gradient(chunks []*learnChunk, grad, theta []float64, H int) {
+	parallel.Each(len(chunks), func(c int) {
+		ch := chunks[c]
+		clear(ch.grad)
+		for _, q := range ch.qs {
+			ch.buf.addGradient(ch.grad, theta, H, q)
+		}
+	})
+	clear(grad)
+	for _, ch := range chunks {
+		for k, g := range ch.grad {
+			grad[k] += g
+		}
+	}
+}
+
+// learnBuffers hold one query's working values while Learn adds its
+// gradient: each candidate's features as float64, its score, and the tanh
+// of each hidden unit.
+type learnBuffers struct {
+	x   [rerankPool][numFeatures]float64
+	z   [rerankPool]float64
+	act [rerankPool][]float64
+}
+
+// unitStride is a hidden unit's number of parameters in Learn's flat
+// theta: its weights, its bias, its output weight.
+const unitStride = numFeatures + 2
+
+// addGradient adds q's weighted gradient of the loss in theta to grad
+// (theta's layout: the linear weights, then H units of unitStride each).
+// p = softmax(z); the loss is -log Σ_labels p; its gradient in z_i is
+// p_i - p_i·[label]/P_label. The sums run in the same order for every
+// call, so a fit is deterministic.
+func (b *learnBuffers) addGradient(grad, theta []float64, H int, q learnQuery) {
+	const F = numFeatures
+	lin := (*[F]float64)(theta[:F])
+	top := math.Inf(-1)
+	n := len(q.x)
+	for i := range n {
+		x := &b.x[i]
+		for k := range F {
+			x[k] = float64(q.x[i][k])
+		}
+		var s float64
+		for k := range F {
+			s += lin[k] * x[k]
+		}
+		if cap(b.act[i]) < H {
+			b.act[i] = make([]float64, H)
+		}
+		act := b.act[i][:H]
+		// Four units at a time: each unit's sum still runs in k's order,
+		// but four sums in flight keep the processor from waiting on
+		// each addition before the next (the fit's hot loop).
+		h := 0
+		for ; h+4 <= H; h += 4 {
+			u0 := (*[unitStride]float64)(theta[F+h*unitStride:])
+			u1 := (*[unitStride]float64)(theta[F+(h+1)*unitStride:])
+			u2 := (*[unitStride]float64)(theta[F+(h+2)*unitStride:])
+			u3 := (*[unitStride]float64)(theta[F+(h+3)*unitStride:])
+			a0, a1, a2, a3 := u0[F], u1[F], u2[F], u3[F]
+			for k := range F {
+				xk := x[k]
+				a0 += u0[k] * xk
+				a1 += u1[k] * xk
+				a2 += u2[k] * xk
+				a3 += u3[k] * xk
+			}
+			act[h], act[h+1], act[h+2], act[h+3] = math.Tanh(a0), math.Tanh(a1), math.Tanh(a2), math.Tanh(a3)
+		}
+		for ; h < H; h++ {
+			u := (*[unitStride]float64)(theta[F+h*unitStride:])
+			a := u[F]
+			for k := range F {
+				a += u[k] * x[k]
+			}
+			act[h] = math.Tanh(a)
+		}
+		for h := range H {
+			s += theta[F+h*unitStride+F+1] * act[h]
+		}
+		b.z[i] = s
+		top = max(top, s)
+	}
+	var sum, lab float64
+	for i := range n {
+		b.z[i] = math.Exp(b.z[i] - top)
+		sum += b.z[i]
+		if q.label[i] {
+			lab += b.z[i]
+		}
+	}
+	glin := (*[F]float64)(grad[:F])
+	for i := range n {
+		x := &b.x[i]
+		c := b.z[i] / sum
+		if q.label[i] {
+			c -= b.z[i] / lab
+		}
+		c *= q.weight
+		for k := range F {
+			glin[k] += c * x[k]
+		}
+		act := b.act[i][:H]
+		for h := range H {
+			u := (*[unitStride]float64)(theta[F+h*unitStride:])
+			g := (*[unitStride]float64)(grad[F+h*unitStride:])
+			t := act[h]
+			g[F+1] += c * t
+			d := c * u[F+1] * (1 - t*t)
+			g[F] += d
+			for k := range F {
+				g[k] += d * x[k]
+			}
+		}
+	}
 }
 
 // poolFeatures runs the query up to the re-ranker and returns, for each

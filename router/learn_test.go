@@ -2,7 +2,11 @@ package router
 
 import (
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -163,5 +167,67 @@ func TestGroupPowerWeighsGroupsBySize(t *testing.T) {
 	byQuery, bySqrt, byGroup := ratio(0), ratio(0.5), ratio(1)
 	if !(byQuery < bySqrt && bySqrt < byGroup) || byGroup < 0.9 {
 		t.Fatalf("one-item weight over verb weight: %.2f (power 0), %.2f (0.5), %.2f (1); want increasing, the last near 1", byQuery, bySqrt, byGroup)
+	}
+}
+
+// benchPools are n queries shaped like the tune split's: full pools of
+// rerankPool candidates with dense features in [0, 1), one label each,
+// spread over groups of a few dozen queries.
+func benchPools(n int) *Pools {
+	rng := rand.New(rand.NewPCG(7, 11))
+	p := &Pools{}
+	for i := range n {
+		q := learnQuery{x: make([][numFeatures]float32, rerankPool), label: make([]bool, rerankPool), group: strconv.Itoa(i / 37)}
+		for j := range q.x {
+			for k := range numFeatures {
+				q.x[j][k] = rng.Float32()
+			}
+		}
+		q.label[rng.IntN(rerankPool)] = true
+		p.qs = append(p.qs, q)
+	}
+	return p
+}
+
+// BenchmarkLearnPaths is the fit of the weights for pools with HTTP paths
+// (eight tanh units, vecgen's default), per epoch over 4,000 queries: the
+// shipped fit runs 2,000 epochs over about 38,000.
+func BenchmarkLearnPaths(b *testing.B) {
+	p := benchPools(4000)
+	b.ResetTimer()
+	for range b.N {
+		Learn(p, LearnOptions{Hidden: 8, Epochs: 1, GroupPower: 0.5})
+	}
+}
+
+// TestLearnGradientIsTheSameOnAnyNumberOfProcessors: the fit's gradient,
+// summed in parallel, is the same to the last bit whatever the number of
+// processors, so the shipped weights reproduce on any machine.
+func TestLearnGradientIsTheSameOnAnyNumberOfProcessors(t *testing.T) {
+	p := benchPools(3000)
+	for i := range p.qs {
+		p.qs[i].weight = 1 + float64(i%5)/7
+	}
+	const H = 3
+	theta := make([]float64, numFeatures+H*unitStride)
+	rng := rand.New(rand.NewPCG(3, 5))
+	for k := range theta {
+		theta[k] = rng.Float64() - 0.5
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var want []float64
+	for _, procs := range []int{1, 2, 3, 8} {
+		runtime.GOMAXPROCS(procs)
+		grad := make([]float64, len(theta))
+		gradient(learnChunks(p.qs, len(theta)), grad, theta, H)
+		if want == nil {
+			want = grad
+			continue
+		}
+		for k := range grad {
+			if math.Float64bits(grad[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("GOMAXPROCS %d: gradient[%d] = %v, with 1 processor %v", procs, k, grad[k], want[k])
+			}
+		}
 	}
 }
