@@ -78,31 +78,21 @@ type PoolOptions struct {
 // CollectPools routes every query of cases within its own catalog, up to
 // the re-ranker, and records its pool. The routers it builds use no
 // weights, so what is learned from the pools is exactly the correction the
-// re-ranker applies. Catalogs are routed in parallel; the pools keep the
-// order of cases and of their queries.
+// re-ranker applies.
 func CollectPools(cases []LearnCase, o PoolOptions) *Pools {
-	per := make([][]learnQuery, len(cases))
-	parallel.Each(len(cases), func(i int) { per[i] = casePools(cases[i], o) })
 	p := &Pools{}
-	for _, qs := range per {
-		p.qs = append(p.qs, qs...)
+	for _, c := range cases {
+		r := New(c.Ops, Options{noRerank: true, vectors: o.Vectors})
+		for _, q := range c.Queries {
+			rows, docs := r.poolFeatures(q.Query)
+			lq := learnQuery{x: rows, label: make([]bool, len(docs)), group: c.Group}
+			for i, d := range docs {
+				lq.label[i] = slices.Contains(q.Labels, r.ops[d].ID)
+			}
+			p.qs = append(p.qs, lq)
+		}
 	}
 	return p
-}
-
-// casePools routes c's queries within c's catalog and returns their pools.
-func casePools(c LearnCase, o PoolOptions) []learnQuery {
-	r := New(c.Ops, Options{noRerank: true, vectors: o.Vectors})
-	out := make([]learnQuery, 0, len(c.Queries))
-	for _, q := range c.Queries {
-		rows, docs := r.poolFeatures(q.Query)
-		lq := learnQuery{x: rows, label: make([]bool, len(docs)), group: c.Group}
-		for i, d := range docs {
-			lq.label[i] = slices.Contains(q.Labels, r.ops[d].ID)
-		}
-		out = append(out, lq)
-	}
-	return out
 }
 
 // JoinPools returns the queries of ps as one set.
