@@ -214,8 +214,8 @@ type learnChunk struct {
 	buf  learnBuffers
 }
 
-// learnChunks splits qs into learnChunkCount consecutive parts of equal
-// size (the last ones one shorter), each with a gradient of n parameters.
+// learnChunks splits qs into learnChunkCount consecutive parts whose
+// sizes differ by one at most, each with a gradient of n parameters.
 func learnChunks(qs []learnQuery, n int) []*learnChunk {
 	out := make([]*learnChunk, learnChunkCount)
 	for c := range out {
@@ -246,7 +246,8 @@ func gradient(chunks []*learnChunk, grad, theta []float64, H int) {
 
 // learnBuffers hold one query's working values while Learn adds its
 // gradient: each candidate's features as float64, its score, and the tanh
-// of each hidden unit.
+// of each hidden unit. A pool holds rerankPool candidates at most
+// (poolFeatures).
 type learnBuffers struct {
 	x   [rerankPool][numFeatures]float64
 	z   [rerankPool]float64
