@@ -49,6 +49,7 @@ func main() {
 	pathGroupPower := flag.Float64("group-power-paths", defaultGroupPower, "ranker stage: the same for the weights for pools with HTTP paths")
 	check := flag.Bool("check", false, "write nothing: regenerate the stage's files (the vectors stage: vectors and verbs; ranker: both weight sets) and exit 1, naming each, where the repository's differ from what the pinned corpus makes (a ranker file's recorded validation aside)")
 	sizes := flag.String("validate-hidden", "", "ranker stage: comma-separated hidden sizes to compare on the held-out half before the fit (implies -validate)")
+	seeds := flag.Int("validate-seeds", 0, "ranker stage: before the fit, fit the weights for pools with HTTP paths from seeds 1 to N on each half of the tune split and log each one's top-1 on the other half, with their mean and range: the fit's own noise, to read a change that needs a refit against (implies -validate)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var err error
@@ -70,7 +71,7 @@ func main() {
 	case "verbs":
 		err = writeVerbs(*dir, *verbsOut, log)
 	case "ranker":
-		o := rankerOptions{validate: *validate || *sizes != "", learn: router.LearnOptions{Hidden: *hidden, Epochs: *epochs, PoolBlind: true, Seed: *seed, GroupPower: *groupPower},
+		o := rankerOptions{validate: *validate || *sizes != "" || *seeds > 0, seeds: *seeds, learn: router.LearnOptions{Hidden: *hidden, Epochs: *epochs, PoolBlind: true, Seed: *seed, GroupPower: *groupPower},
 			paths: router.LearnOptions{Hidden: *pathHidden, Epochs: *pathEpochs, Seed: *seed, GroupPower: *pathGroupPower}}
 		if o.sizes, err = parseSizes(*sizes); err == nil {
 			err = learnRanker(*dir, *rankerOut, *pathRankerOut, o, log)
@@ -217,6 +218,7 @@ type rankerOptions struct {
 	paths    router.LearnOptions // the weights for pools with HTTP paths
 	validate bool
 	sizes    []int // hidden sizes compared on the held-out half
+	seeds    int   // seeds 1..seeds of the path weights compared on each half
 }
 
 // parseSizes reads a comma-separated list of hidden sizes.
@@ -293,6 +295,11 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 			}
 		}
 	}
+	if o.seeds > 0 {
+		if err := validateSeeds(fit, held, o.paths, o.seeds, log); err != nil {
+			return err
+		}
+	}
 	for _, set := range []struct {
 		out   string
 		learn router.LearnOptions
@@ -340,6 +347,41 @@ func validateFit(fit, held *router.Pools, lo router.LearnOptions, log *slog.Logg
 	}
 	log.Info("validation on half of the tune split", "hidden", lo.Hidden, "epochs", lo.Epochs, "lexical_top1", lexical, "reranked_top1", top1)
 	return &router.HeldOut{Lexical: round4(lexical), Reranked: round4(top1)}, nil
+}
+
+// validateSeeds fits lo from seeds 1 to n on each half and logs each
+// fit's top-1 on the other half, then their mean and range per direction.
+// A change whose held-out figure moves less than that range is the fit's
+// noise (BENCHMARKS.md, router round 43: seeds 1-3 spread 0.0037 and
+// 0.0061).
+func validateSeeds(fit, held *router.Pools, lo router.LearnOptions, n int, log *slog.Logger) error {
+	for _, d := range []struct {
+		fit, held *router.Pools
+		halves    string
+	}{{fit, held, "recorded"}, {held, fit, "swapped"}} {
+		tops := make([]float64, 0, n)
+		for s := 1; s <= n; s++ {
+			lo.Seed = uint64(s)
+			h, err := validateFit(d.fit, d.held, lo, log.With("halves", d.halves, "seed", s))
+			if err != nil {
+				return err
+			}
+			tops = append(tops, h.Reranked)
+		}
+		mean, lowest, highest := spread(tops)
+		log.Info("seeds on the held-out half", "halves", d.halves, "seeds", n, "mean_top1", round4(mean), "min_top1", lowest, "max_top1", highest)
+	}
+	return nil
+}
+
+// spread returns the mean, the least and the greatest of xs (not empty).
+func spread(xs []float64) (mean, lowest, highest float64) {
+	lowest, highest = xs[0], xs[0]
+	for _, x := range xs {
+		mean += x
+		lowest, highest = min(lowest, x), max(highest, x)
+	}
+	return mean / float64(len(xs)), lowest, highest
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
