@@ -167,7 +167,7 @@ func Learn(p *Pools, o LearnOptions) Weights {
 	m := make([]float64, len(theta))
 	v := make([]float64, len(theta))
 	grad := make([]float64, len(theta))
-	chunks := learnChunks(qs, len(theta))
+	chunks := learnChunks(qs, len(theta), H)
 	const lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
 	for epoch := 1; epoch <= o.Epochs && len(qs) > 0; epoch++ {
 		gradient(chunks, grad, theta, H)
@@ -215,12 +215,13 @@ type learnChunk struct {
 }
 
 // learnChunks splits qs into learnChunkCount consecutive parts whose
-// sizes differ by one at most, each with a gradient of n parameters.
-func learnChunks(qs []learnQuery, n int) []*learnChunk {
+// sizes differ by one at most, each with a gradient of n parameters and
+// room for H hidden units' activations.
+func learnChunks(qs []learnQuery, n, H int) []*learnChunk {
 	out := make([]*learnChunk, learnChunkCount)
 	for c := range out {
 		lo, hi := c*len(qs)/learnChunkCount, (c+1)*len(qs)/learnChunkCount
-		out[c] = &learnChunk{qs: qs[lo:hi], grad: make([]float64, n)}
+		out[c] = &learnChunk{qs: qs[lo:hi], grad: make([]float64, n), buf: learnBuffers{act: make([]float64, rerankPool*H)}}
 	}
 	return out
 }
@@ -251,7 +252,7 @@ func gradient(chunks []*learnChunk, grad, theta []float64, H int) {
 type learnBuffers struct {
 	x   [rerankPool][numFeatures]float64
 	z   [rerankPool]float64
-	act [rerankPool][]float64
+	act []float64 // rerankPool rows of H
 }
 
 // unitStride is a hidden unit's number of parameters in Learn's flat
@@ -277,10 +278,7 @@ func (b *learnBuffers) addGradient(grad, theta []float64, H int, q learnQuery) {
 		for k := range F {
 			s += lin[k] * x[k]
 		}
-		if cap(b.act[i]) < H {
-			b.act[i] = make([]float64, H)
-		}
-		act := b.act[i][:H]
+		act := b.act[i*H : (i+1)*H]
 		// Four units at a time: each unit's sum still runs in k's order,
 		// but four sums in flight keep the processor from waiting on
 		// each addition before the next (the fit's hot loop).
@@ -333,7 +331,7 @@ func (b *learnBuffers) addGradient(grad, theta []float64, H int, q learnQuery) {
 		for k := range F {
 			glin[k] += c * x[k]
 		}
-		act := b.act[i][:H]
+		act := b.act[i*H : (i+1)*H]
 		for h := range H {
 			u := (*[unitStride]float64)(theta[F+h*unitStride:])
 			g := (*[unitStride]float64)(grad[F+h*unitStride:])

@@ -219,7 +219,7 @@ func TestLearnGradientIsTheSameOnAnyNumberOfProcessors(t *testing.T) {
 	for _, procs := range []int{1, 2, 3, 8} {
 		runtime.GOMAXPROCS(procs)
 		grad := make([]float64, len(theta))
-		gradient(learnChunks(p.qs, len(theta)), grad, theta, H)
+		gradient(learnChunks(p.qs, len(theta), H), grad, theta, H)
 		if want == nil {
 			want = grad
 			continue
