@@ -3,9 +3,11 @@ package openapi
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/url"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1087,7 +1089,10 @@ func (p *parser) assignIDs(ops []Op, parts [][2]string) {
 	}
 	for pass := 0; pass < 2; pass++ {
 		changed := false
-		for id, idx := range groups() {
+		g := groups()
+		// In id order, so the warnings come out the same on every parse.
+		for _, id := range slices.Sorted(maps.Keys(g)) {
+			idx := g[id]
 			if len(idx) < 2 {
 				continue
 			}

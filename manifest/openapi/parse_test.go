@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -259,6 +260,34 @@ func TestCollisionsQualifiedOnBothSides(t *testing.T) {
 	}
 	if len(cat.Warnings) == 0 {
 		t.Error("collision not reported")
+	}
+}
+
+// TestCollisionWarningsInTheSameOrder parses a spec whose ids collide in
+// several groups again and again: the warnings, which a cached catalog
+// and the gate's report repeat, must come out in one order.
+func TestCollisionWarningsInTheSameOrder(t *testing.T) {
+	var paths []string
+	for _, r := range []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"} {
+		for p, method := range map[string]string{"/" + r + "/a": "get", "/" + r + "/b": "post"} {
+			paths = append(paths, `"`+p+`":{"`+method+`":{"operationId":"`+r+`.write","responses":{"200":{"description":"ok"}}}}`)
+		}
+	}
+	spec := `{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{` + strings.Join(paths, ",") + `}}`
+	var first []string
+	for i := range 20 {
+		cat, err := Parse("s", []byte(spec), ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cat.Warnings) != 6 {
+			t.Fatalf("want a warning per colliding id, got %q", cat.Warnings)
+		}
+		if i == 0 {
+			first = cat.Warnings
+		} else if !slices.Equal(cat.Warnings, first) {
+			t.Fatalf("parse %d warned in another order:\n%q\nthen\n%q", i, first, cat.Warnings)
+		}
 	}
 }
 
