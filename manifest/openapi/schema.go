@@ -82,6 +82,48 @@ type textCache struct {
 	m      map[textKey]string
 	values map[textKey]cleanValue
 	names  map[string]string
+	// hostile memoises sanitize.HostileValue: enum members and defaults
+	// repeat in every operation that converts their schema.
+	hostiles map[string]bool
+	// defNames memoises defName: a component is hoisted again by every
+	// operation that refers to it.
+	defNames map[string]string
+}
+
+// hostileValue memoises sanitize.HostileValue.
+func (c *textCache) hostileValue(s string) bool {
+	c.mu.Lock()
+	h, ok := c.hostiles[s]
+	c.mu.Unlock()
+	if ok {
+		return h
+	}
+	h = sanitize.HostileValue(s)
+	c.mu.Lock()
+	if c.hostiles == nil {
+		c.hostiles = map[string]bool{}
+	}
+	c.hostiles[s] = h
+	c.mu.Unlock()
+	return h
+}
+
+// defName memoises the package's defName.
+func (c *textCache) defName(ref string) string {
+	c.mu.Lock()
+	n, ok := c.defNames[ref]
+	c.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = defName(ref)
+	c.mu.Lock()
+	if c.defNames == nil {
+		c.defNames = map[string]string{}
+	}
+	c.defNames[ref] = n
+	c.mu.Unlock()
+	return n
 }
 
 // nameProblem memoises sanitize.NameProblem: a spec's property names
@@ -226,7 +268,7 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 				out[k] = v
 			}
 		case k == "const" || k == "default":
-			if hostile(v) {
+			if b.texts.hostile(v) {
 				b.warn(PolicyWarning+"schema %s dropped: it hides text or reads as an instruction to a model", k)
 				continue
 			}
@@ -246,7 +288,7 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 			if s, ok := v.(string); ok && patternCompiles(s) {
 				// A pattern is shown by describe and drives mock strings:
 				// one that reads as an instruction is a value like any other.
-				if sanitize.HostileValue(s) {
+				if b.texts.hostileValue(s) {
 					b.warn(PolicyWarning + "schema pattern dropped: it hides text or reads as an instruction to a model")
 					continue
 				}
@@ -516,7 +558,7 @@ func policyValue(v any, depth int, value func(string) (string, bool)) (any, bool
 func (b *schemaBuilder) enumMembers(l []any) []any {
 	bad := 0
 	for _, e := range l {
-		if hostile(e) {
+		if b.texts.hostile(e) {
 			bad++
 		}
 	}
@@ -525,7 +567,7 @@ func (b *schemaBuilder) enumMembers(l []any) []any {
 	}
 	out := make([]any, 0, len(l)-bad)
 	for _, e := range l {
-		if !hostile(e) {
+		if !b.texts.hostile(e) {
 			out = append(out, e)
 		}
 	}
@@ -538,20 +580,20 @@ func (b *schemaBuilder) enumMembers(l []any) []any {
 }
 
 // hostile reports a value with a hostile string, or a key the name policy
-// refuses, in it.
-func hostile(v any) bool {
+// refuses, in it; its strings' and keys' verdicts are memoised.
+func (c *textCache) hostile(v any) bool {
 	switch t := v.(type) {
 	case string:
-		return sanitize.HostileValue(t)
+		return c.hostileValue(t)
 	case []any:
 		for _, e := range t {
-			if hostile(e) {
+			if c.hostile(e) {
 				return true
 			}
 		}
 	case map[string]any:
 		for k, e := range t {
-			if !sanitize.SafeName(k) || hostile(e) {
+			if c.nameProblem(k) != "" || c.hostile(e) {
 				return true
 			}
 		}
@@ -611,12 +653,13 @@ func (b *schemaBuilder) refSchema(ref string, depth int) any {
 		b.taken = map[string]string{}
 		b.defs = map[string]any{}
 	}
-	name := defName(ref)
+	base := b.texts.defName(ref)
+	name := base
 	for i := 2; ; i++ {
 		if _, clash := b.taken[name]; !clash {
 			break
 		}
-		name = defName(ref) + "_" + strconv.Itoa(i)
+		name = base + "_" + strconv.Itoa(i)
 	}
 	b.names[ref] = name
 	b.taken[name] = ref

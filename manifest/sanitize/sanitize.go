@@ -171,6 +171,11 @@ func Clean(s string, max int) string { return fixpoint(s, max, true) }
 // instruction-shaped sentences are removed too.
 func fixpoint(s string, max int, prose bool) string {
 	out := clean(s, max, prose)
+	if out == s {
+		// clean is a function of its input: a text it left alone is
+		// already its fixed point.
+		return out
+	}
 	// Removal can join fragments into new matches ("<scr<b>ipt>"); a few
 	// passes reach a fixed point for any realistic input, and the final
 	// check makes the idempotence promise unconditional.
