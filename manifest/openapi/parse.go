@@ -834,8 +834,8 @@ func (p *parser) schemes() map[string]SecurityScheme {
 		return nil
 	}
 	out := make(map[string]SecurityScheme, len(defs))
-	for name, v := range defs {
-		m := p.deref(v)
+	for _, name := range sortedKeys(defs) { // deref warns: in name order
+		m := p.deref(defs[name])
 		if m == nil {
 			continue
 		}

@@ -35,6 +35,10 @@ var keep = map[string]bool{
 	"dependentRequired": true, "minContains": true, "maxContains": true,
 }
 
+// policyKeywords are the keywords whose values the value policy checks
+// (see sanitize.HostileValue), in the order their warnings are given.
+var policyKeywords = []string{"enum", "const", "default", "pattern"}
+
 // subschemaMaps are keywords whose value maps names to schemas.
 var subschemaMaps = []string{"properties", "patternProperties", "dependentSchemas"}
 
@@ -257,9 +261,15 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 		}
 	}
 	out := make(map[string]any, len(n))
-	for k, v := range n {
-		switch {
-		case k == "enum":
+	// The keywords whose values the value policy may drop, with a
+	// warning, in this order: warnings come out the same on every parse.
+	for _, k := range policyKeywords {
+		v, ok := n[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "enum":
 			if l, ok := v.([]any); ok {
 				if e := b.enumMembers(l); len(e) > 0 {
 					out[k] = e
@@ -267,12 +277,28 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 			} else {
 				out[k] = v
 			}
-		case k == "const" || k == "default":
+		case "const", "default":
 			if b.texts.hostile(v) {
 				b.warn(PolicyWarning+"schema %s dropped: it hides text or reads as an instruction to a model", k)
 				continue
 			}
 			out[k] = v
+		case "pattern":
+			if s, ok := v.(string); ok && patternCompiles(s) {
+				// A pattern is shown by describe and drives mock strings:
+				// one that reads as an instruction is a value like any other.
+				if b.texts.hostileValue(s) {
+					b.warn(PolicyWarning + "schema pattern dropped: it hides text or reads as an instruction to a model")
+					continue
+				}
+				out[k] = s
+			}
+		}
+	}
+	for k, v := range n {
+		switch {
+		case k == "enum" || k == "const" || k == "default" || k == "pattern":
+			// policyKeywords, above
 		case keep[k]:
 			out[k] = v
 		case k == "description" || k == "title":
@@ -283,16 +309,6 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 				if c := b.texts.clean(s, sanitize.SchemaTextMax); c != "" {
 					out[k] = c
 				}
-			}
-		case k == "pattern":
-			if s, ok := v.(string); ok && patternCompiles(s) {
-				// A pattern is shown by describe and drives mock strings:
-				// one that reads as an instruction is a value like any other.
-				if b.texts.hostileValue(s) {
-					b.warn(PolicyWarning + "schema pattern dropped: it hides text or reads as an instruction to a model")
-					continue
-				}
-				out[k] = s
 			}
 		case k == "required":
 			if l, ok := v.([]any); ok {
@@ -461,7 +477,13 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 func (b *schemaBuilder) unsafeProps(n map[string]any) map[string]bool {
 	var dropped map[string]bool
 	for _, k := range []string{"properties", "dependentSchemas"} {
-		for name := range obj(n, k) {
+		props := obj(n, k)
+		if !b.anyNameProblem(props) {
+			continue
+		}
+		// In name order, so that the warnings, and the refused required
+		// property an operation's error names, are the same on every parse.
+		for _, name := range sortedKeys(props) {
 			problem := b.texts.nameProblem(name)
 			if problem == "" {
 				continue
@@ -487,6 +509,16 @@ func (b *schemaBuilder) unsafeProps(n map[string]any) map[string]bool {
 		}
 	}
 	return dropped
+}
+
+// anyNameProblem reports whether a key of m breaks the name policy.
+func (b *schemaBuilder) anyNameProblem(m map[string]any) bool {
+	for name := range m {
+		if b.texts.nameProblem(name) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // examples returns the examples of l that may be shown, cleaned.
