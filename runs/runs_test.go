@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -381,6 +382,38 @@ func TestMemoryStoreCaps(t *testing.T) {
 	}
 	if recs[0].ID != "n7" {
 		t.Fatalf("List is not newest first: %s", recs[0].ID)
+	}
+}
+
+// TestMemoryStoreCapsOnATiedClock: records that finished at the same
+// instant (a coarse clock) are forgotten in one order, by id, so the
+// same history keeps the same records on every run.
+func TestMemoryStoreCapsOnATiedClock(t *testing.T) {
+	ctx := context.Background()
+	var first []string
+	for trial := range 20 {
+		c := runstest.NewClock()
+		s := runs.NewMemoryStore(runs.MemoryOptions{MaxRecords: 10, Now: c.Now})
+		for i := range 11 {
+			rec := runs.Record{ID: fmt.Sprintf("r%02d", i), Principal: "p", State: runs.StateSucceeded, StartedAt: c.Now(), FinishedAt: c.Now(), ExpiresAt: c.Now().Add(time.Hour)}
+			if err := s.Save(ctx, rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		recs, _ := s.List(ctx, "p", nil, 0)
+		var kept []string
+		for _, r := range recs {
+			kept = append(kept, r.ID)
+		}
+		slices.Sort(kept)
+		if trial == 0 {
+			first = kept
+			if _, err := s.Load(ctx, "p", "r00"); !errors.Is(err, runs.ErrUnknownRun) {
+				t.Fatalf("kept %v: the first id of a tie must be the first forgotten", kept)
+			}
+		} else if !slices.Equal(kept, first) {
+			t.Fatalf("trial %d kept %v, trial 0 kept %v", trial, kept, first)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -124,7 +125,11 @@ func (m *MemoryStore) dropOldest(drop func(*Record) bool) {
 			done = append(done, r)
 		}
 	}
-	slices.SortFunc(done, func(a, b *Record) int { return a.FinishedAt.Compare(b.FinishedAt) })
+	// Ties (a coarse clock) go by id, so which records go does not
+	// depend on map order.
+	slices.SortFunc(done, func(a, b *Record) int {
+		return cmp.Or(a.FinishedAt.Compare(b.FinishedAt), strings.Compare(a.ID, b.ID))
+	})
 	for _, r := range done {
 		if !drop(r) {
 			return
