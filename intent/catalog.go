@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -49,7 +50,8 @@ func parseFilters(in Input, allowed []string, defLimit, maxLimit int) (filters, 
 	for _, a := range allowed {
 		ok[a] = true
 	}
-	for k, v := range m {
+	for _, k := range slices.Sorted(maps.Keys(m)) { // the first error is the same every time
+		v := m[k]
 		if !ok[k] {
 			return bad(fmt.Sprintf("unknown filter %q", k))
 		}

@@ -102,7 +102,11 @@ func decodeInputGeneral(raw []byte) (Input, error) {
 			strings.Join(unknown, ", "))}
 	}
 	var in Input
-	for name, dst := range map[string]*string{"action": &in.Action, "intent": &in.Intent, "plan_ref": &in.PlanRef, "idempotency_key": &in.IdempotencyKey} {
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"action", &in.Action}, {"intent", &in.Intent}, {"plan_ref", &in.PlanRef}, {"idempotency_key", &in.IdempotencyKey}} {
+		name, dst := f.name, f.dst
 		v, ok := fields[name]
 		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 			continue

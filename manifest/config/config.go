@@ -37,9 +37,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -190,13 +192,14 @@ func Parse(data []byte, dir string) (*File, error) {
 		if s.BaseURL != "" && !strings.HasPrefix(s.BaseURL, "http://") && !strings.HasPrefix(s.BaseURL, "https://") {
 			return nil, fmt.Errorf("%s: base_url must be an http(s) URL", where)
 		}
-		for k, v := range s.Headers {
-			if strings.ContainsAny(k+v, "\r\n") || http.CanonicalHeaderKey(k) == "Authorization" {
+		for _, k := range slices.Sorted(maps.Keys(s.Headers)) { // the first error is the same every time
+			if strings.ContainsAny(k+s.Headers[k], "\r\n") || http.CanonicalHeaderKey(k) == "Authorization" {
 				return nil, fmt.Errorf("%s: header %q is not allowed (credentials come from auth env vars)", where, k)
 			}
 		}
 	}
-	for name, m := range f.MCPServers {
+	for _, name := range slices.Sorted(maps.Keys(f.MCPServers)) {
+		m := f.MCPServers[name]
 		if seen[mcpsrc.Segment(name)] && m.Namespace == "" {
 			return nil, fmt.Errorf("mcpServers %q: its operations would share the namespace %q with the OpenAPI source of that name; give it a namespace", name, mcpsrc.Segment(name))
 		}

@@ -171,7 +171,8 @@ func ParseJSON(data []byte, dir string, getenv func(string) string) ([]Server, e
 			Fix: `write "mcpServers": {"NAME": {...}}`}
 	}
 	servers := make([]Server, 0, len(entries))
-	for name, e := range entries {
+	for _, name := range slices.Sorted(maps.Keys(entries)) { // the first error is the same every time
+		e := entries[name]
 		var s Server
 		dec := json.NewDecoder(bytes.NewReader(e))
 		if err := dec.Decode(&s); err != nil {
@@ -259,8 +260,8 @@ func Check(servers []Server, dir string, getenv func(string) string) ([]Server, 
 			if len(s.Env) > 0 || len(s.Args) > 0 || s.Cwd != "" {
 				return nil, bad("env, args and cwd are for local servers; this one has a url", "drop them, or send settings as headers")
 			}
-			for k, v := range s.Headers {
-				if strings.ContainsAny(k+v, "\r\n") {
+			for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+				if strings.ContainsAny(k+s.Headers[k], "\r\n") {
 					return nil, bad(fmt.Sprintf("header %q contains a line break", k), "remove the line break")
 				}
 			}

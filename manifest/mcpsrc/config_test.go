@@ -81,6 +81,23 @@ func TestConfigErrorsHaveCodes(t *testing.T) {
 	}
 }
 
+// TestConfigErrorsNameTheFirstInOrder: a file with several bad entries,
+// or a server with several unset variables, is reported the same way on
+// every load: the first by name, not whichever a map gave first.
+func TestConfigErrorsNameTheFirstInOrder(t *testing.T) {
+	for doc, says := range map[string]string{
+		`{"mcpServers": {"b": {"command": 5}, "a": {"command": 6}, "c": {"command": 7}}}`:                        `"a"`,
+		`{"mcpServers": {"a": {"command": "x", "env": {"K3": "${NOPE3}", "K1": "${NOPE1}", "K2": "${NOPE2}"}}}}`: "NOPE1",
+	} {
+		for range 20 {
+			_, err := ParseJSON([]byte(doc), "", env(nil))
+			if err == nil || !strings.Contains(err.Error(), says) {
+				t.Fatalf("%s: got %v; want the error about %s", doc, err, says)
+			}
+		}
+	}
+}
+
 func TestLoadFileResolvesPaths(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".cursor")
 	os.MkdirAll(dir, 0o700)

@@ -2,7 +2,9 @@ package mcpsrc
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -23,13 +25,14 @@ func (s *Server) expand(dir string, getenv func(string) string) error {
 	for i := range s.Args {
 		s.Args[i] = x.do(fmt.Sprintf("args[%d]", i), s.Args[i])
 	}
-	for k, v := range s.Env {
-		s.Env[k] = x.do("env."+k, v)
+	// Keys in order: the first error (x.err) is the same every time.
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		s.Env[k] = x.do("env."+k, s.Env[k])
 	}
 	s.Cwd = x.do("cwd", s.Cwd)
 	s.URL = x.do("url", s.URL)
-	for k, v := range s.Headers {
-		s.Headers[k] = x.do("headers."+k, v)
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+		s.Headers[k] = x.do("headers."+k, s.Headers[k])
 	}
 	return x.err
 }
