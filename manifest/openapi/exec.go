@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -242,13 +244,39 @@ func (x *executor) preview(r *request) Preview {
 	return p
 }
 
+// redact replaces every stretch of s that a secret covers with the
+// redaction mark. Occurrences are found in s as given and overlapping ones
+// merged, so two secrets that overlap in s ("abcd1234" and "1234wxyz" in
+// "abcd1234wxyz") leave no part of either, whichever is replaced first.
 func (x *executor) redact(s string) string {
+	var spans [][2]int
 	for _, sec := range x.secrets {
-		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, redacted)
+		for from := 0; ; {
+			i := strings.Index(s[from:], sec)
+			if i < 0 {
+				break
+			}
+			spans = append(spans, [2]int{from + i, from + i + len(sec)})
+			from += i + 1
 		}
 	}
-	return s
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	var b strings.Builder
+	at := 0
+	for k := 0; k < len(spans); {
+		start, end := spans[k][0], spans[k][1]
+		for k++; k < len(spans) && spans[k][0] < end; k++ {
+			end = max(end, spans[k][1])
+		}
+		b.WriteString(s[at:start])
+		b.WriteString(redacted)
+		at = end
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 // redactJSON is redact for a JSON body. A body that holds no secret, the

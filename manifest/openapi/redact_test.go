@@ -117,3 +117,22 @@ func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestOverlappingSecretsLeaveNoPart: two secrets that overlap where an
+// upstream echoes them are redacted as one stretch; replacing one first
+// would have left the other's outer part in the text.
+func TestOverlappingSecretsLeaveNoPart(t *testing.T) {
+	x := &executor{secrets: []string{"1234wxyz", "abcd1234", "zz99"}}
+	for in, want := range map[string]string{
+		"id=abcd1234wxyz;":      "id=" + redacted + ";",
+		"abcd1234 and 1234wxyz": redacted + " and " + redacted,
+		"1234wxyzz99 abcd1234":  redacted + " " + redacted,
+		"nothing secret here":   "nothing secret here",
+		"abcd1234abcd1234":      redacted + redacted,
+		"head 1234wxyzz99 tail": "head " + redacted + " tail",
+	} {
+		if got := x.redact(in); got != want {
+			t.Errorf("redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
