@@ -142,11 +142,16 @@ type csr struct {
 // ppmi turns co-occurrence counts into the positive PMI matrix with a
 // context distribution smoothed by alpha.
 func ppmi(co map[uint64]float64, n int, alpha float64) *csr {
+	// Sums in key order: floating-point addition depends on its order,
+	// and map order differs between runs.
+	keys := make([]uint64, 0, len(co))
+	for k := range co {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
 	row := make([]float64, n)
-	var total float64
-	for k, x := range co {
-		row[k>>32] += x
-		total += x
+	for _, k := range keys {
+		row[k>>32] += co[k]
 	}
 	ctx := make([]float64, n)
 	var ctxTotal float64
@@ -154,11 +159,6 @@ func ppmi(co map[uint64]float64, n int, alpha float64) *csr {
 		ctx[i] = math.Pow(x, alpha)
 		ctxTotal += ctx[i]
 	}
-	keys := make([]uint64, 0, len(co))
-	for k := range co {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	m := &csr{start: make([]int, n+1)}
 	for _, k := range keys {
 		i, j := int(k>>32), int(uint32(k))
