@@ -35,6 +35,7 @@ func TestParseErrors(t *testing.T) {
 		{"no openapi", "sources: [{name: a}]", "openapi"},
 		{"bad base", "sources: [{name: a, openapi: a.yaml, base_url: 'ftp://x'}]", "base_url"},
 		{"auth header", "sources: [{name: a, openapi: a.yaml, headers: {Authorization: x}}]", "not allowed"},
+		{"one header twice", "sources: [{name: a, openapi: a.yaml, headers: {X-Api-Version: '1', x-api-version: '2'}}]", "same header"},
 		{"bad duration", "sources: [{name: a, openapi: a.yaml, timeout: soon}]", "duration"},
 		{"unknown key", "sources: [{name: a, openapi: a.yaml, tokn: X}]", "tokn"},
 	}
