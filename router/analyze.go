@@ -209,6 +209,15 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		}
 		preamble = slot >= 0
 	}
+	// "Enables an authenticated app to find an installation", "This
+	// method allows you to obtain your plans": what the request does is
+	// the verb after "to"; the enabling verb is the caller's permission,
+	// not the action (ablation "enabling-verbs").
+	if r.tu.enablingVerbs && !r.opts.noVerbs {
+		if j := enabledAction(words, max(slot, 0)); j >= 0 {
+			slot, preamble = j, true
+		}
+	}
 	actionSeen := false
 	unknownAction := false
 	verbAt := -1 // the index in words of the query's verb
@@ -795,6 +804,29 @@ func preambleSlot(words []string) int {
 		}
 	}
 	return -1
+}
+
+// enabledAction returns the index of the verb after "to" when words[i]
+// is a verb that grants an ability and a "to" follows it within a
+// subject of at most six words ("enables administrative users to list
+// carts", "allows to retrieve the invoice"), or -1.
+func enabledAction(words []string, i int) int {
+	if i >= len(words) || !enablingVerbs[words[i]] {
+		return -1
+	}
+	for j := i + 1; j < len(words)-1 && j <= i+7; j++ {
+		if words[j] == "to" {
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// enablingVerbs grant an ability: after them and their subject, "to"
+// introduces the action.
+var enablingVerbs = map[string]bool{
+	"enable": true, "enables": true, "allow": true, "allows": true,
+	"let": true, "lets": true, "permit": true, "permits": true,
 }
 
 // clauseSlot returns the index in words (intent's) of the verb that opens

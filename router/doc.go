@@ -268,7 +268,11 @@
 //     or a comma closes: "Given a device ID, initiates ..."; clauseSlot),
 //     the action is the verb after it, read in the third person as well
 //     ("Permanently deletes a folder"; preambleSlot, ablation
-//     "preambles"). "Run", "execute",
+//     "preambles"). A verb that grants an ability ("enables", "allows",
+//     "lets", "permits") followed by its subject and "to" is not the
+//     action: the verb after "to" is ("Enables administrative users to
+//     list carts" lists; enabledAction, ablation "enabling-verbs").
+//     "Run", "execute",
 //     "invoke" and "generate" do not say whether the operation changes
 //     state: when the catalog's best answer reads (both passes lead with
 //     a read and no hidden operation outscores it), the request reads

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -259,8 +260,10 @@ func buildSynonyms(extra map[string][]string) synonymTable {
 		}
 	}
 	for _, m := range []map[string][]string{defaultSynonyms, extra} {
-		for k, vs := range m {
-			for _, v := range vs {
+		// In key order: a word's synonyms keep the order they were added
+		// in, and the first stands for the rest in places.
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			for _, v := range m[k] {
 				add(k, v)
 				add(v, k)
 			}

@@ -1535,6 +1535,42 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 	}
 }
 
+// TestAnEnablingVerbIsNotTheAction: "Enables administrators to list the
+// carts", "This method enables you to obtain ...": the verb that grants an
+// ability is not what the request does; the verb after "to" is. A read
+// asked that way is a read, which a read-only server answers; asked to
+// enable something, with no "to" after it, the request still writes.
+func TestAnEnablingVerbIsNotTheAction(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("shop.carts.get_carts", "GET", "Lists the carts that match a search.", "/carts", operations.KindRead),
+		httpOp("shop.carts.get_cart", "GET", "Returns a cart's items and totals.", "/carts/{id}", operations.KindRead),
+		httpOp("shop.carts.post_cart", "POST", "Creates an empty cart.", "/carts", operations.KindWrite),
+		httpOp("shop.plans.get_plans", "GET", "Returns the payment plans you have created.", "/plans", operations.KindRead),
+		httpOp("shop.webhooks.put_webhook_enabled", "PUT", "Turns a webhook on.", "/webhooks/{id}/enabled", operations.KindWrite),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"enabling-verbs"}})
+	readOnly := Filter{Only: on.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}
+	for q, want := range map[string]string{
+		"Enables administrative users to list carts that match a search.":  "shop.carts.get_carts",
+		"Enable a guest user to return information for a specified cart.":  "shop.carts.get_cart",
+		"This method enables you to obtain the payment plans you created.": "shop.plans.get_plans",
+	} {
+		res := on.Search(q, readOnly, 5)
+		if res.Verb.IsWrite() || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != want {
+			t.Errorf("%q, read-only: verb %q, %s %v; want a read, %s first", q, res.Verb, res.Decision, candidateIDs(res), want)
+		}
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+		if res := off.Search(q, Filter{Only: off.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}, 5); !res.Verb.IsWrite() {
+			t.Errorf("%q with enabling-verbs off: verb %q (the test does not test the rule)", q, res.Verb)
+		}
+	}
+	if res := on.Search("Enable the webhook", Filter{}, 5); res.Verb != operations.KindWrite || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "shop.webhooks.put_webhook_enabled" {
+		t.Errorf("Enable the webhook: verb %q, %v; want a write, the webhook's PUT first", res.Verb, candidateIDs(res))
+	}
+}
+
 // TestACallVerbReadsWhatItCalls: "invoke", "run", "execute" and "generate"
 // do not say whether the operation changes state; the operation does. When the
 // catalog's best answer reads, a read-only server answers the request
