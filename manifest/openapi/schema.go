@@ -79,80 +79,55 @@ func newSchemaBuilder(p *parser, maxDepth int, input bool) *schemaBuilder {
 	}
 }
 
-// textCache memoises sanitising: big specs repeat the same descriptions
-// across hundreds of operations.
+// textCache memoises sanitising and the policy checks for one parse: big
+// specs repeat the same descriptions, names and values across hundreds of
+// operations, and a shared component is converted again for every
+// operation that refers to it. Safe for the parse's concurrent builders.
 type textCache struct {
 	mu     sync.Mutex
 	m      map[textKey]string
 	values map[textKey]cleanValue
-	names  map[string]string
-	// hostile memoises sanitize.HostileValue: enum members and defaults
-	// repeat in every operation that converts their schema.
+	// names memoises sanitize.NameProblem, hostiles sanitize.HostileValue
+	// and defNames the package's defName.
+	names    map[string]string
 	hostiles map[string]bool
-	// defNames memoises defName: a component is hoisted again by every
-	// operation that refers to it.
 	defNames map[string]string
 }
 
-// hostileValue memoises sanitize.HostileValue.
-func (c *textCache) hostileValue(s string) bool {
+// memo returns f's value for key k, computed once per cache: *m holds the
+// values computed so far, under c.mu (f runs outside it).
+func memo[K comparable, V any](c *textCache, m *map[K]V, k K, f func() V) V {
 	c.mu.Lock()
-	h, ok := c.hostiles[s]
+	v, ok := (*m)[k]
 	c.mu.Unlock()
 	if ok {
-		return h
+		return v
 	}
-	h = sanitize.HostileValue(s)
+	v = f()
 	c.mu.Lock()
-	if c.hostiles == nil {
-		c.hostiles = map[string]bool{}
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	c.hostiles[s] = h
+	(*m)[k] = v
 	c.mu.Unlock()
-	return h
+	return v
 }
 
-// defName memoises the package's defName.
-func (c *textCache) defName(ref string) string {
-	c.mu.Lock()
-	n, ok := c.defNames[ref]
-	c.mu.Unlock()
-	if ok {
-		return n
-	}
-	n = defName(ref)
-	c.mu.Lock()
-	if c.defNames == nil {
-		c.defNames = map[string]string{}
-	}
-	c.defNames[ref] = n
-	c.mu.Unlock()
-	return n
-}
-
-// nameProblem memoises sanitize.NameProblem: a spec's property names
-// repeat across every operation that uses its schemas.
 func (c *textCache) nameProblem(name string) string {
-	c.mu.Lock()
-	p, ok := c.names[name]
-	c.mu.Unlock()
-	if ok {
-		return p
-	}
-	p = sanitize.NameProblem(name)
-	c.mu.Lock()
-	if c.names == nil {
-		c.names = map[string]string{}
-	}
-	c.names[name] = p
-	c.mu.Unlock()
-	return p
+	return memo(c, &c.names, name, func() string { return sanitize.NameProblem(name) })
+}
+
+func (c *textCache) hostileValue(s string) bool {
+	return memo(c, &c.hostiles, s, func() bool { return sanitize.HostileValue(s) })
+}
+
+func (c *textCache) defName(ref string) string {
+	return memo(c, &c.defNames, ref, func() string { return defName(ref) })
 }
 
 type textKey struct {
-	s     string
-	max   int
-	value bool // sanitize.Value rather than sanitize.Clean
+	s   string
+	max int
 }
 
 // cleanValue is the memoised sanitize.Value of one string of an example.
@@ -165,21 +140,7 @@ func (c *textCache) clean(s string, max int) string {
 	if s == "" {
 		return ""
 	}
-	k := textKey{s: s, max: max}
-	c.mu.Lock()
-	v, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = sanitize.Clean(s, max)
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[textKey]string{}
-	}
-	c.m[k] = v
-	c.mu.Unlock()
-	return v
+	return memo(c, &c.m, textKey{s: s, max: max}, func() string { return sanitize.Clean(s, max) })
 }
 
 // value memoises sanitize.Value.
@@ -187,20 +148,11 @@ func (c *textCache) value(s string, max int) (string, bool) {
 	if s == "" {
 		return "", true
 	}
-	k := textKey{s: s, max: max, value: true}
-	c.mu.Lock()
-	v, ok := c.values[k]
-	c.mu.Unlock()
-	if ok {
-		return v.s, v.ok
-	}
-	v.s, v.ok = sanitize.Value(s, max)
-	c.mu.Lock()
-	if c.values == nil {
-		c.values = map[textKey]cleanValue{}
-	}
-	c.values[k] = v
-	c.mu.Unlock()
+	v := memo(c, &c.values, textKey{s: s, max: max}, func() cleanValue {
+		var v cleanValue
+		v.s, v.ok = sanitize.Value(s, max)
+		return v
+	})
 	return v.s, v.ok
 }
 
