@@ -220,7 +220,9 @@ func clean(s string, max int, prose bool) string {
 	if lt {
 		// Chat-template turns first: stripping tags would break their
 		// delimiters ("<<SYS>>") apart.
-		s = reBlock.ReplaceAllString(s, " "+Removed+" ")
+		if mayHoldBlock(s) {
+			s = reBlock.ReplaceAllString(s, " "+Removed+" ")
+		}
 		if strings.Contains(s, "<!--") {
 			s = reComment.ReplaceAllString(s, " ")
 		}
@@ -244,7 +246,7 @@ func clean(s string, max int, prose bool) string {
 		s = reMdRefLink.ReplaceAllString(s, "$1")
 	}
 	markers := lt || strings.IndexByte(s, '[') >= 0 || strings.IndexByte(s, '#') >= 0
-	if markers {
+	if markers && mayHoldBlock(s) {
 		s = reBlock.ReplaceAllString(s, " "+Removed+" ")
 	}
 	// Checked after tags and entities are gone: a call wrapped in markup
@@ -253,7 +255,7 @@ func clean(s string, max int, prose bool) string {
 	if prose {
 		s = dropInstructions(s)
 	}
-	if markers {
+	if markers && mayHoldMarker(s) {
 		s = reMarkers.ReplaceAllString(s, " ")
 	}
 	s = normaliseSpace(s)
@@ -503,7 +505,21 @@ func sentences(s string) []string {
 
 // hasMarker reports a chat-template or prompt marker in s.
 func hasMarker(s string) bool {
-	return strings.ContainsAny(s, "<[#") && reMarkers.MatchString(s)
+	return mayHoldMarker(s) && reMarkers.MatchString(s)
+}
+
+// mayHoldBlock reports whether s holds what every match of reBlock
+// begins with ("<|", "<<" or "["): HTML alone ("<p>"), as most large
+// specs write their prose, cannot hold a chat-template block, and the
+// regular expression is the costliest of a parse.
+func mayHoldBlock(s string) bool {
+	return strings.Contains(s, "<|") || strings.Contains(s, "<<") || strings.IndexByte(s, '[') >= 0
+}
+
+// mayHoldMarker is mayHoldBlock for reMarkers, whose matches also begin
+// with "##".
+func mayHoldMarker(s string) bool {
+	return mayHoldBlock(s) || strings.Contains(s, "##")
 }
 
 func normaliseSpace(s string) string {

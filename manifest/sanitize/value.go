@@ -69,7 +69,7 @@ func hidesText(s string) bool {
 			return true
 		}
 	}
-	if hasMarker(s) || (strings.ContainsAny(s, "<[") && reBlock.MatchString(s)) {
+	if hasMarker(s) || (mayHoldBlock(s) && reBlock.MatchString(s)) {
 		return true
 	}
 	for _, r := range s {
