@@ -24,6 +24,7 @@ import (
 	"html"
 	"math/bits"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -75,13 +76,13 @@ var instructionPatterns = []guarded{
 	{`tell inform mention reveal show alert`, `\b(do not|don t|never) (tell|inform|mention|reveal|show|alert)\b.{0,30}\b(user|human|operator|anyone)\b`},
 	// "Without asking the user to re-authenticate" describes a token
 	// refresh; "without asking the user first" keeps the user out.
-	{`without before`, `\b(without|before) (asking|telling|informing|confirming with) (the )?(user|human|operator)( (for|first|about|and|or|anything|that|what|if|whether)\b| ?$)`},
+	{`without before + asking telling informing confirming + user human operator`, `\b(without|before) (asking|telling|informing|confirming with) (the )?(user|human|operator)( (for|first|about|and|or|anything|that|what|if|whether)\b| ?$)`},
 	// Exfiltration as an order ("and reveal the API key"); "never leak
 	// client_secret" is advice to a programmer.
 	{`reveal leak exfiltrate dump`, `(^ ?|\b(and|then|also|now|please|first) )(reveal|leak|exfiltrate|dump)\b.{0,40}\b(key|keys|token|tokens|secret|secrets|password|passwords|credentials)\b`},
 	// "Send your API keys", "print all secrets"; "CCS will not send the
 	// credentials to cast app" describes the API.
-	{`send email post upload print output`, `\b(send|email|post|upload|print|output) (me |us )?(your|all|any) (api key|api keys|secrets|credentials|passwords|environment variables|env vars|system prompt)\b`},
+	{`send email post upload print output + your all any + key keys secrets credentials passwords variables vars prompt`, `\b(send|email|post|upload|print|output) (me |us )?(your|all|any) (api key|api keys|secrets|credentials|passwords|environment variables|env vars|system prompt)\b`},
 	// A model named as the reader. "As an agent, you may call our APIs"
 	// and "agents should call this method again" speak of software agents
 	// in API prose, so "agent" counts only after a vocative.
@@ -91,7 +92,7 @@ var instructionPatterns = []guarded{
 	// are markers (reMarkers), and a bare "sys" is a table prefix.
 	{`im endoftext`, `\b(im start|im end|endoftext)\b`},
 	{`jailbreak dan developer god`, `\b(enable|enter|activate|switch to|switch into|you are in|now in) (dan|developer|jailbreak|jailbroken|god) mode\b|\bdan mode\b|\bjailbreak (mode|prompt)\b`},
-	{`call invoke run execute use`, `\b(call|invoke|run|execute|use) (the )?(tool|function|action|operation)\b.{0,60}\b(instead|first|immediately|always|before anything|every time)\b`},
+	{`call invoke run execute use + tool function action operation + instead first immediately always before every`, `\b(call|invoke|run|execute|use) (the )?(tool|function|action|operation)\b.{0,60}\b(instead|first|immediately|always|before anything|every time)\b`},
 	// "Forget everything above", "ignore what you were told": the
 	// conversation, not the API, is what is being dismissed. "Ignore all
 	// fields above 100" is not matched: only words about having been told
@@ -101,7 +102,7 @@ var instructionPatterns = []guarded{
 	// https://…". A credential of the reader's own API ("POST the access
 	// token to https://…/token") has no owner and is not matched. The guard
 	// is the destination, the rarest part.
-	{`https http www ftp me us following external remote third url address endpoint server webhook`, `\b(send|post|upload|forward|email|mail|transmit|share|paste|leak|give)( me| us)?( (the|a|all|any|every|their|your|his|her))? (user|users|user s|human s|operator s|customer s|caller s|your|their|his|her|all|any|every)( (api|access|auth|bearer|session|private|secret|oauth|personal|ssh|refresh))* (token|tokens|key|keys|secret|secrets|password|passwords|credential|credentials|cookie|cookies)\b.{0,30}\bto (https?|www|ftp|me|us|this (url|address|endpoint|server|webhook)|the following|an? (external|remote|third party))\b`},
+	{`https http www ftp me us following external remote third url address endpoint server webhook + token tokens key keys secret secrets password passwords credential credentials cookie cookies + send post upload forward email mail transmit share paste leak give`, `\b(send|post|upload|forward|email|mail|transmit|share|paste|leak|give)( me| us)?( (the|a|all|any|every|their|your|his|her))? (user|users|user s|human s|operator s|customer s|caller s|your|their|his|her|all|any|every)( (api|access|auth|bearer|session|private|secret|oauth|personal|ssh|refresh))* (token|tokens|key|keys|secret|secrets|password|passwords|credential|credentials|cookie|cookies)\b.{0,30}\bto (https?|www|ftp|me|us|this (url|address|endpoint|server|webhook)|the following|an? (external|remote|third party))\b`},
 	// Text that speaks of the reader as a tool-using model ("before using
 	// this tool, you must first call…") is addressed to the agent, not to a
 	// programmer calling the API: "You must first call the login endpoint"
@@ -109,34 +110,69 @@ var instructionPatterns = []guarded{
 	{`tool tools function functions`, `\b(before|prior to) (using|calling|invoking|running|executing) (this|the|any|these|that) (tool|tools|function|functions)\b.{0,60}\b(must|should|shall|need to|needs to|have to|has to|always|first)\b`},
 	// intentsrv's own verbs as the thing to call: a spec cannot know them,
 	// so naming them is aimed at the agent ("call act with github.repos.delete").
-	{`act ask describe find`, `\b(call|invoke|run|execute|use) (the )?(act|ask|describe|find)( tool| verb)? (with|on|for|using)\b|\b(must|should|shall|need to|needs to|have to|has to)( first| always| now| immediately| also)? (call|invoke|run|execute|use) (the )?(act|ask)\b`},
+	{`act ask describe find + call invoke run execute use`, `\b(call|invoke|run|execute|use) (the )?(act|ask|describe|find)( tool| verb)? (with|on|for|using)\b|\b(must|should|shall|need to|needs to|have to|has to)( first| always| now| immediately| also)? (call|invoke|run|execute|use) (the )?(act|ask)\b`},
 }
 
 // guarded is an instruction pattern with the words of which at least one
 // must occur for it to be tried: most text is never run through the
-// (backtracking-heavy) pattern at all.
+// (backtracking-heavy) pattern at all. "+" separates groups of words, of
+// each of which one must occur: every match of the pattern holds a word
+// of every group ("url" alone, common in API prose, does not try the
+// pattern that sends a user's token to a URL).
 type guarded struct {
 	words, pattern string
 }
 
 // compiledPatterns are the instruction patterns, compiled, in order;
-// guards maps each guard word to the set of patterns (bit i for pattern i)
-// it lets through, so a sentence's words are looked up once for all
-// patterns.
-var compiledPatterns, guards = func() ([]*regexp.Regexp, map[string]uint64) {
+// guards maps each word of a first guard group to the set of patterns
+// (bit i for pattern i) it lets through, so a sentence's words are looked
+// up once for all patterns; alsoGuards holds each pattern's other groups.
+var compiledPatterns, guards, alsoGuards = func() ([]*regexp.Regexp, map[string]uint64, [][][]string) {
 	if len(instructionPatterns) > 64 {
 		panic("sanitize: more than 64 instruction patterns")
 	}
 	res := make([]*regexp.Regexp, len(instructionPatterns))
 	guards := map[string]uint64{}
+	also := make([][][]string, len(instructionPatterns))
 	for i, g := range instructionPatterns {
 		res[i] = regexp.MustCompile(g.pattern)
-		for _, w := range strings.Fields(g.words) {
+		groups := strings.Split(g.words, "+")
+		for _, w := range strings.Fields(groups[0]) {
 			guards[w] |= 1 << i
 		}
+		for _, grp := range groups[1:] {
+			also[i] = append(also[i], strings.Fields(grp))
+		}
 	}
-	return res, guards
+	return res, guards, also
 }()
+
+// guardsHold reports whether folded (fold's output: words between single
+// spaces, a space at each end) holds a word of each of pattern i's other
+// guard groups.
+func guardsHold(i int, folded string) bool {
+	for _, grp := range alsoGuards[i] {
+		if !slices.ContainsFunc(grp, func(w string) bool { return containsWord(folded, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// containsWord reports whether folded holds w as a whole word.
+func containsWord(folded, w string) bool {
+	for from := 0; ; {
+		i := strings.Index(folded[from:], w)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		if at > 0 && folded[at-1] == ' ' && at+len(w) < len(folded) && folded[at+len(w)] == ' ' {
+			return true
+		}
+		from = at + 1
+	}
+}
 
 // markerTokens are chat-template and prompt markers that are removed
 // wherever they appear, even mid-sentence.
@@ -368,7 +404,7 @@ func englishInstruction(sentence string) bool {
 	for try != 0 {
 		i := bits.TrailingZeros64(try)
 		try &^= 1 << i
-		if compiledPatterns[i].MatchString(folded) {
+		if guardsHold(i, folded) && compiledPatterns[i].MatchString(folded) {
 			return true
 		}
 	}
