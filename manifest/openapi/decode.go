@@ -73,11 +73,17 @@ func normalizeYAML(v any, depth int) (any, error) {
 	case map[any]any:
 		m := make(map[string]any, len(t))
 		for k, e := range t {
+			key := fmt.Sprint(k)
+			if _, dup := m[key]; dup {
+				// 1 and 1.0 are two YAML keys but one JSON key: which
+				// value the spec means cannot be told.
+				return nil, fmt.Errorf("decode YAML: two keys of one mapping read as %q (such as 1 and 1.0); keep one", key)
+			}
 			n, err := normalizeYAML(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			m[fmt.Sprint(k)] = n
+			m[key] = n
 		}
 		return m, nil
 	case []any:

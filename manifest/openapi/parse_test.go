@@ -418,6 +418,15 @@ func TestParseErrors(t *testing.T) {
 	if _, err := Parse("Bad.Name", []byte(`{"openapi":"3.0.0"}`), ParseOptions{}); err == nil {
 		t.Error("invalid source name accepted")
 	}
+	// 1 and 1.0 are two YAML keys (the YAML decoder lets them both
+	// through) but one JSON key: which value the spec means cannot be
+	// told, and the last in map order used to win.
+	twoKeys := "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n        x-codes: {1: a, 1.0: b}\n        '200': {description: b}\n"
+	for range 10 {
+		if _, err := Parse("x", []byte(twoKeys), ParseOptions{}); err == nil || !strings.Contains(err.Error(), `read as "1"`) {
+			t.Fatalf("keys 1 and 1.0: %v, want an error naming the key", err)
+		}
+	}
 }
 
 // TestParamNameClash checks the documented qualification rule.
