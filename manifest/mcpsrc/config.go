@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -260,10 +261,17 @@ func Check(servers []Server, dir string, getenv func(string) string) ([]Server, 
 			if len(s.Env) > 0 || len(s.Args) > 0 || s.Cwd != "" {
 				return nil, bad("env, args and cwd are for local servers; this one has a url", "drop them, or send settings as headers")
 			}
+			spelled := map[string]string{}
 			for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 				if strings.ContainsAny(k+s.Headers[k], "\r\n") {
 					return nil, bad(fmt.Sprintf("header %q contains a line break", k), "remove the line break")
 				}
+				// Header names ignore case: two spellings of one would
+				// send whichever the transport set last.
+				if prev, ok := spelled[http.CanonicalHeaderKey(k)]; ok {
+					return nil, bad(fmt.Sprintf("headers %q and %q are the same header (names ignore case)", prev, k), "keep one of them")
+				}
+				spelled[http.CanonicalHeaderKey(k)] = k
 			}
 		}
 		if s.StartTimeout != "" {

@@ -66,6 +66,7 @@ func TestConfigErrorsHaveCodes(t *testing.T) {
 		{`{"mcpServers": {"a": {"command": "x", "url": "http://h"}}}`, CodeServerInvalid, "both"},
 		{`{"mcpServers": {"a": {"command": 5}}}`, CodeServerInvalid, "does not decode"},
 		{`{"mcpServers": {"a": {"url": "ftp://h/x"}}}`, CodeServerInvalid, "http(s)"},
+		{`{"mcpServers": {"a": {"url": "https://h/mcp", "headers": {"X-Team": "a", "x-team": "b"}}}}`, CodeServerInvalid, "same header"},
 		{`{"mcpServers": {"a": {"command": "x", "type": "websocket"}}}`, CodeServerInvalid, "type"},
 		{`{"mcpServers": {"a": {"command": "x", "env": {"K": "${NOPE}"}}}}`, CodeVariableUnset, "NOPE"},
 		{`{"mcpServers": {"a": {"command": "x", "args": ["${input:token}"]}}}`, CodeVariableUnknown, "input:token"},
