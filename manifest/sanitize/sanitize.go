@@ -100,8 +100,9 @@ var instructionPatterns = []guarded{
 	{`ignore disregard forget`, `\b(ignore|disregard|forget)( about)? (everything|anything|all|whatever)( (that|which))?( (is|was|has been|have been|been|you ve been|you were|you have been|i ve|i have|we ve|we have))?( (written|said|stated|mentioned|told|given|read|seen|received))? (above|earlier|previously|so far|until now|up to now|before this|before now|prior to this)\b|\b(ignore|disregard|forget)( about)? (what|everything|anything|all) (you (were|have been|ve been|are|got) (told|given|instructed|taught)|i (said|told you|wrote|asked))\b`},
 	// Sending somebody's credentials somewhere: "send the user's token to
 	// https://…". A credential of the reader's own API ("POST the access
-	// token to https://…/token") has no owner and is not matched. The guard
-	// is the destination, the rarest part.
+	// token to https://…/token") has no owner and is not matched. Its guard
+	// groups are the destination (the rarest part), the credential and the
+	// verb.
 	{`https http www ftp me us following external remote third url address endpoint server webhook + token tokens key keys secret secrets password passwords credential credentials cookie cookies + send post upload forward email mail transmit share paste leak give`, `\b(send|post|upload|forward|email|mail|transmit|share|paste|leak|give)( me| us)?( (the|a|all|any|every|their|your|his|her))? (user|users|user s|human s|operator s|customer s|caller s|your|their|his|her|all|any|every)( (api|access|auth|bearer|session|private|secret|oauth|personal|ssh|refresh))* (token|tokens|key|keys|secret|secrets|password|passwords|credential|credentials|cookie|cookies)\b.{0,30}\bto (https?|www|ftp|me|us|this (url|address|endpoint|server|webhook)|the following|an? (external|remote|third party))\b`},
 	// Text that speaks of the reader as a tool-using model ("before using
 	// this tool, you must first call…") is addressed to the agent, not to a
