@@ -192,17 +192,13 @@ func Parse(data []byte, dir string) (*File, error) {
 		if s.BaseURL != "" && !strings.HasPrefix(s.BaseURL, "http://") && !strings.HasPrefix(s.BaseURL, "https://") {
 			return nil, fmt.Errorf("%s: base_url must be an http(s) URL", where)
 		}
-		canonical := map[string]string{}
 		for _, k := range slices.Sorted(maps.Keys(s.Headers)) { // the first error is the same every time
 			if strings.ContainsAny(k+s.Headers[k], "\r\n") || http.CanonicalHeaderKey(k) == "Authorization" {
 				return nil, fmt.Errorf("%s: header %q is not allowed (credentials come from auth env vars)", where, k)
 			}
-			// HTTP header names ignore case: two spellings of one would
-			// send whichever came last.
-			if prev, ok := canonical[http.CanonicalHeaderKey(k)]; ok {
-				return nil, fmt.Errorf("%s: headers %q and %q are the same header (names ignore case); keep one", where, prev, k)
-			}
-			canonical[http.CanonicalHeaderKey(k)] = k
+		}
+		if a, b := mcpsrc.SameHeader(s.Headers); a != "" {
+			return nil, fmt.Errorf("%s: headers %q and %q are the same header (names ignore case); keep one", where, a, b)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(f.MCPServers)) {

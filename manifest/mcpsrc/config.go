@@ -186,6 +186,20 @@ func ParseJSON(data []byte, dir string, getenv func(string) string) ([]Server, e
 	return Check(servers, dir, getenv)
 }
 
+// SameHeader returns the first two names of headers, in name order, that
+// name one HTTP header (names ignore case, so the two would send whichever
+// was set last), or "", "" when none do.
+func SameHeader(headers map[string]string) (first, second string) {
+	seen := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(headers)) {
+		if prev, ok := seen[http.CanonicalHeaderKey(k)]; ok {
+			return prev, k
+		}
+		seen[http.CanonicalHeaderKey(k)] = k
+	}
+	return "", ""
+}
+
 // Check validates servers, expands ${VAR} references in every string a
 // server is started with, resolves relative cwd and overlay paths against
 // dir, and sorts the servers by name. It is the one check for entries from
@@ -261,17 +275,13 @@ func Check(servers []Server, dir string, getenv func(string) string) ([]Server, 
 			if len(s.Env) > 0 || len(s.Args) > 0 || s.Cwd != "" {
 				return nil, bad("env, args and cwd are for local servers; this one has a url", "drop them, or send settings as headers")
 			}
-			spelled := map[string]string{}
 			for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 				if strings.ContainsAny(k+s.Headers[k], "\r\n") {
 					return nil, bad(fmt.Sprintf("header %q contains a line break", k), "remove the line break")
 				}
-				// Header names ignore case: two spellings of one would
-				// send whichever the transport set last.
-				if prev, ok := spelled[http.CanonicalHeaderKey(k)]; ok {
-					return nil, bad(fmt.Sprintf("headers %q and %q are the same header (names ignore case)", prev, k), "keep one of them")
-				}
-				spelled[http.CanonicalHeaderKey(k)] = k
+			}
+			if a, b := SameHeader(s.Headers); a != "" {
+				return nil, bad(fmt.Sprintf("headers %q and %q are the same header (names ignore case)", a, b), "keep one of them")
 			}
 		}
 		if s.StartTimeout != "" {

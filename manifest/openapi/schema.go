@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -249,8 +250,8 @@ func (b *schemaBuilder) convertMap(n map[string]any, depth int, seen map[string]
 	}
 	for k, v := range n {
 		switch {
-		case k == "enum" || k == "const" || k == "default" || k == "pattern":
-			// policyKeywords, above
+		case slices.Contains(policyKeywords, k):
+			// handled above
 		case keep[k]:
 			out[k] = v
 		case k == "description" || k == "title":

@@ -153,26 +153,11 @@ var compiledPatterns, guards, alsoGuards = func() ([]*regexp.Regexp, map[string]
 // guard groups.
 func guardsHold(i int, folded string) bool {
 	for _, grp := range alsoGuards[i] {
-		if !slices.ContainsFunc(grp, func(w string) bool { return containsWord(folded, w) }) {
+		if !slices.ContainsFunc(grp, func(w string) bool { return strings.Contains(folded, " "+w+" ") }) {
 			return false
 		}
 	}
 	return true
-}
-
-// containsWord reports whether folded holds w as a whole word.
-func containsWord(folded, w string) bool {
-	for from := 0; ; {
-		i := strings.Index(folded[from:], w)
-		if i < 0 {
-			return false
-		}
-		at := from + i
-		if at > 0 && folded[at-1] == ' ' && at+len(w) < len(folded) && folded[at+len(w)] == ' ' {
-			return true
-		}
-		from = at + 1
-	}
 }
 
 // markerTokens are chat-template and prompt markers that are removed
