@@ -764,7 +764,7 @@ func verbSlot(words []string) int {
 // the lexicon or of the learned table, after a subject or adverbs (not
 // after a preposition or a determiner: "The number of issues" has none)
 // and before a determiner ("the pending invites" is a noun phrase); any
-// word after "to".
+// word after "to", past adverbs of manner ("to permanently delete").
 func preambleSlot(words []string) int {
 	if len(words) < 2 {
 		return -1
@@ -772,7 +772,7 @@ func preambleSlot(words []string) int {
 	if w := words[0]; (w == "use" || w == "call" || w == "invoke") && (words[1] == "this" || words[1] == "the") {
 		for i := 2; i+1 < len(words) && i <= 5; i++ {
 			if words[i] == "to" {
-				return i + 1
+				return afterAdverbs(words, i+1)
 			}
 		}
 		return -1
@@ -816,10 +816,20 @@ func enabledAction(words []string, i int) int {
 	}
 	for j := i + 1; j < len(words)-1 && j <= i+7; j++ {
 		if words[j] == "to" {
-			return j + 1
+			return afterAdverbs(words, j+1)
 		}
 	}
 	return -1
+}
+
+// afterAdverbs returns the index of the first word from i on that is not
+// an adverb of manner: the verb of "to permanently delete" is delete. An
+// index past the end is returned as it is.
+func afterAdverbs(words []string, i int) int {
+	for i < len(words)-1 && adverb(words[i]) {
+		i++
+	}
+	return i
 }
 
 // enablingVerbs grant an ability: after them and their subject, "to"

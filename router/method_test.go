@@ -1520,6 +1520,12 @@ func TestAVerbAfterAPreamble(t *testing.T) {
 			t.Errorf("%q with preambles off: hidden %v (the test does not test the rule)", q, res.Hidden.ID)
 		}
 	}
+	// The verb after "to" is found past an adverb: the preamble must not
+	// leave "to permanently delete" without a verb.
+	q0 := "Use this endpoint to permanently delete a vault."
+	if res := on.Search(q0, Filter{Only: on.Mask(notWrite)}, 5); res.Verb != operations.KindDestructive || res.Decision != DecisionNoMatch {
+		t.Errorf("%q, read-only: verb %q, %s; want %q and no_match (writes hidden)", q0, res.Verb, res.Decision, operations.KindDestructive)
+	}
 	// "Call this ... to get" asks to read, not to call anything.
 	q := "Call this endpoint to get the jobs of a vault."
 	if res := on.Search(q, Filter{Only: on.Mask(notWrite)}, 5); res.Verb != operations.KindRead || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "glacier.jobs.get_jobs" {
