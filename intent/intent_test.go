@@ -1095,3 +1095,35 @@ func TestParamsThatSeveralCandidatesTake(t *testing.T) {
 		t.Fatalf("one candidate the params fit: want cards.get_card run: %s", env.JSON())
 	}
 }
+
+// TestAWordThatChangesStateIsRefusedReadOnly: "Accept the repository
+// invitation" asks for a change in a verb of no class the router searches
+// for (the learned table's "write" words). On a read-only server ask
+// refuses with writes_disabled and lists the closest reads, and find
+// offers them with the read-only warning, instead of answering as if
+// listing the invitations served the request. Nothing runs.
+func TestAWordThatChangesStateIsRefusedReadOnly(t *testing.T) {
+	ran := map[string]int{}
+	r := operations.NewRegistry()
+	add := httpOpAdder(t, r, ran)
+	add("gh.invitations.list", "GET", "/user/repository_invitations", "Lists the repository invitations the caller has been sent.", operations.KindRead)
+	add("gh.invitations.join", "PATCH", "/user/repository_invitations/{invitation_id}", "", operations.KindWrite)
+	add("gh.invitations.turn_down", "DELETE", "/user/repository_invitations/{invitation_id}", "", operations.KindDestructive)
+	add("gh.repos.invitations", "GET", "/repos/{owner}/{repo}/invitations", "Lists the open invitations of a repository.", operations.KindRead)
+	add("gh.orgs.invitations", "GET", "/orgs/{org}/invitations", "Lists the pending invitations of an organization.", operations.KindRead)
+	add("gh.orgs.invitation_teams", "GET", "/orgs/{org}/invitations/{invitation_id}/teams", "Lists the teams an organization invitation is for.", operations.KindRead)
+	readOnly, err := New(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const q = `{"intent":"Accept a repository invitation"}`
+	if env := call(t, readOnly, ToolAsk, q); env.Code != CodeWritesDisabled || !strings.Contains(string(env.JSON()), "gh.invitations.list") {
+		t.Errorf("read-only ask for a change of no class: want writes_disabled with the closest reads: %s", env.JSON())
+	}
+	if env := call(t, readOnly, ToolFind, q); !env.OK || !strings.Contains(strings.Join(env.Warnings, " "), "read-only") {
+		t.Errorf("read-only find for a change of no class: want the reads with the read-only warning: %s", env.JSON())
+	}
+	if len(ran) != 0 {
+		t.Errorf("ran %v; nothing may run", ran)
+	}
+}

@@ -169,6 +169,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		sc.heads = headNouns(words, sc.names, sc.heads, r.isResource)
 	}
 	sc.titled = r.tu.titleCase && titleCase(intent)
+	sc.changes = false
 	sc.words = words
 	knows := asksToKnow(words)
 	sc.question = knows || len(words) > 0 && whWords[words[0]]
@@ -244,6 +245,13 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				// collection of the catalog before a title's verb
 				// ("Tags List", "Domains Create"): that is its noun.
 				vc = learnedVerb(w)
+				// "Accept a repository invitation", "Resets the
+				// counter": a word the corpus says changes state, of
+				// no class. Not a collection of the catalog ("Order
+				// status" over an API of orders): that is its noun.
+				if vc == verbNone && r.tu.changeWords && learnedWrite(w) && !r.namesCollection(w) {
+					sc.changes = true
+				}
 			}
 			if vc == verbCreate && w == "open" && r.tu.openSense {
 				if vc = openSense(words, i); vc == verbRead || opensAValue(raw) {

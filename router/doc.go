@@ -272,6 +272,14 @@
 //     "lets", "permits") followed by its subject and "to" is not the
 //     action: the verb after "to" is ("Enables administrative users to
 //     list carts" lists; enabledAction, ablation "enabling-verbs").
+//     A first word the learned table marks as a change of no class
+//     ("Accept a repository invitation", "Resets the counter": verbs.tsv's
+//     "write" rows, words whose summaries change state though no method
+//     class, nor a call named for them, holds most) makes Result.Verb a
+//     write, so a read-only server says writes are off instead of
+//     offering reads; the ranking does not read it, and a collection of
+//     the catalog there is its noun ("Order status"; learnedWrite,
+//     ablation "change-words").
 //     "Run", "execute",
 //     "invoke" and "generate" do not say whether the operation changes
 //     state: when the catalog's best answer reads (both passes lead with

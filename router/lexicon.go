@@ -516,7 +516,7 @@ func reversalBase(w string) (string, bool) {
 		}
 		c := verbLexicon[base]
 		if c == verbNone {
-			c = learnedVerbs()[base]
+			c = learnedVerbs().classes[base]
 		}
 		if c == verbCreate || c == verbUpdate {
 			return base, true

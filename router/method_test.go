@@ -2037,3 +2037,39 @@ func TestASingularInSMeetsItsPlural(t *testing.T) {
 		}
 	}
 }
+
+// A word the corpus says changes state, though in no class the router
+// searches for (the learned table's "write" rows: "accept", "reset"),
+// makes the request a write: a read-only server says writes are off
+// instead of offering the reads as if one served it. The ranking is
+// the same either way; a collection of the catalog in that place is its
+// noun ("Order status").
+func TestAWordThatChangesStateAsksForAWrite(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("gh.invitations.list", "GET", "Lists the repository invitations the caller has been sent.", "/user/repository_invitations", operations.KindRead),
+		httpOp("gh.invitations.join", "PATCH", "", "/user/repository_invitations/{invitation_id}", operations.KindWrite),
+		httpOp("gh.invitations.turn_down", "DELETE", "", "/user/repository_invitations/{invitation_id}", operations.KindDestructive),
+		httpOp("gh.orgs.invitations", "GET", "Lists the pending invitations of an organization.", "/orgs/{org}/invitations", operations.KindRead),
+		httpOp("gh.orgs.invitation_teams", "GET", "Lists the teams an organization invitation is for.", "/orgs/{org}/invitations/{invitation_id}/teams", operations.KindRead),
+		httpOp("gh.repos.invitations", "GET", "Lists the open invitations of a repository.", "/repos/{owner}/{repo}/invitations", operations.KindRead),
+		httpOp("shop.orders.get", "GET", "Returns an order and its status.", "/orders/{id}", operations.KindRead),
+		httpOp("shop.orders.create", "POST", "Places an order.", "/orders", operations.KindWrite),
+	}
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"change-words"}})
+	readOnly := Filter{Only: on.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}
+	for _, q := range []string{"Accept a repository invitation", "Accepts the invitation to a repository", "Reset the repository invitation"} {
+		res := on.Search(q, readOnly, 5)
+		if res.Verb != operations.KindWrite {
+			t.Errorf("%q, read-only: verb %q, want %q", q, res.Verb, operations.KindWrite)
+		}
+		if res := off.Search(q, readOnly, 5); res.Verb != "" || res.Hidden != nil {
+			t.Errorf("%q with change-words off: verb %q, hidden %v (the test does not test the rule)", q, res.Verb, res.Hidden)
+		}
+		if a, b := candidateIDs(on.Search(q, Filter{}, 5)), candidateIDs(off.Search(q, Filter{}, 5)); !slices.Equal(a, b) {
+			t.Errorf("%q: the rule moved the ranking: %v, off %v", q, a, b)
+		}
+	}
+	if res := on.Search("Order status for order 5", readOnly, 5); res.Verb.IsWrite() {
+		t.Errorf("%q, read-only: verb %q; an order is the catalog's noun", "Order status for order 5", res.Verb)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/intentsrv/intentsrv/operations"
 )
 
 // Query-side weights: how much a variant of a query word counts next to the
@@ -200,6 +202,11 @@ type scratch struct {
 	// question: the request asks a question (asksToKnow, or it opens
 	// with a wh-word: "what files are on ticket 19").
 	question bool
+	// changes: the word in the request's verb place is one the learned
+	// table says changes state, of no class it knows ("Accept a
+	// repository invitation"; learnedWrite). The ranking does not read
+	// it; Result.Verb does.
+	changes bool
 	// hidden is the best score of an operation the filter rejected.
 	hidden float32
 	spans  [][2]int
@@ -316,6 +323,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
 	if !sc.implied && res.Verb == "" {
 		res.Verb = qverb.kind()
+	}
+	if sc.changes && (res.Verb == "" || sc.implied) {
+		res.Verb = operations.KindWrite
 	}
 	completed = true
 	if res.Decision == DecisionRun && r.tu.filteredRuns && f.hides() {

@@ -83,21 +83,32 @@ func (s *semantic) addNeighbours(g *group, w string, weight float32) {
 //go:embed verbs.tsv
 var verbsFile string
 
-// learnedVerbs is verbsFile decoded.
-var learnedVerbs = sync.OnceValue(func() map[string]verbClass {
+// learnedVerbs is verbsFile decoded: the words of a class, and the words
+// that change state in no class (learnedWrite).
+var learnedVerbs = sync.OnceValue(func() learnedTable {
 	classes := map[string]verbClass{"read": verbRead, "create": verbCreate, "update": verbUpdate, "delete": verbDelete}
-	out := map[string]verbClass{}
+	out := learnedTable{classes: map[string]verbClass{}, writes: map[string]bool{}}
 	for _, line := range strings.Split(verbsFile, "\n") {
 		f := strings.Split(line, "\t")
 		if len(f) < 2 || strings.HasPrefix(line, "#") {
 			continue
 		}
 		if c, ok := classes[f[1]]; ok {
-			out[f[0]] = c
+			out.classes[f[0]] = c
+		} else if f[1] == "write" {
+			out.writes[f[0]] = true
 		}
 	}
 	return out
 })
+
+// learnedTable is the verb table: a class per word, and the words whose
+// summaries change state without one class holding most of them
+// ("accept", "reset", "pause").
+type learnedTable struct {
+	classes map[string]verbClass
+	writes  map[string]bool
+}
 
 // learnedVerb is the verb class of a query's first word w: the lexicon's
 // class of its singular ("creates" → create), else the learned table's.
@@ -106,5 +117,14 @@ func learnedVerb(w string) verbClass {
 	if c := verbLexicon[s]; c != verbNone {
 		return c
 	}
-	return learnedVerbs()[s]
+	return learnedVerbs().classes[s]
+}
+
+// learnedWrite reports whether a query's first word w (or its singular)
+// is one the learned table says changes state, in no class: "Accepts an
+// invitation" asks for a write, though not a create, an update or a
+// delete the router could search for.
+func learnedWrite(w string) bool {
+	t := learnedVerbs().writes
+	return t[w] || t[plural(w)]
 }
