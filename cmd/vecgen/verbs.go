@@ -31,7 +31,7 @@ const (
 	// where a class only ranks. On the tune split's description
 	// sentences, the words from 0.8 to 0.9 ("validate", "verify",
 	// "perform", "analyze") took 6 reads for writes and warned of 3
-	// writes; the words above 0.9, 5 reads and 80 writes.
+	// writes; the rest, 5 reads and 86 writes.
 	minWriteShare = 0.9
 )
 
@@ -241,7 +241,7 @@ func (t *verbTable) encode() []byte {
 		}
 		// No class, or an action, but a change all the same: "Accept a
 		// repository invitation" (a PATCH), "Resets a password" (POST
-		// .../reset), "Saves a draft" (a PUT or a POST). The router
+		// .../reset), "Pauses a job" (POST .../pause). The router
 		// reads such a word as asking for a write of no class it knows.
 		if writes := total - c[0]; float64(writes) >= minWriteShare*float64(total) {
 			fmt.Fprintf(&b, "%s\t%s\t%d\t%.2f\n", w, writeAction, total, float64(writes)/float64(total))
