@@ -51,6 +51,10 @@ type firstWord struct {
 // ActivateKeySigningKey): an action, which no method class says.
 const action = 4
 
+// reads is the counter of the read class (verbClasses[0]): a word's
+// summaries less these change state.
+const reads = 0
+
 // maxActionShare: a word that names its operations this often is an
 // action, and is left out of the table whatever its methods say: read as
 // a create, "activate" would make "deactivate" a delete (the router's
@@ -243,7 +247,7 @@ func (t *verbTable) encode() []byte {
 		// repository invitation" (a PATCH), "Resets a password" (POST
 		// .../reset), "Pauses a job" (POST .../pause). The router
 		// reads such a word as asking for a write of no class it knows.
-		if writes := total - c[0]; float64(writes) >= minWriteShare*float64(total) {
+		if writes := total - c[reads]; float64(writes) >= minWriteShare*float64(total) {
 			fmt.Fprintf(&b, "%s\t%s\t%d\t%.2f\n", w, writeAction, total, float64(writes)/float64(total))
 		}
 	}
