@@ -181,6 +181,25 @@ func FitID(id string) string {
 	return cut + "_" + h
 }
 
+// CutByFit reports whether id looks cut by FitID: as long as an id may be,
+// less the separators the cut may have ended with, and ending in "_" and
+// a ShortHash. cut is id without them, its last word perhaps cut short.
+// An id that merely ends like a hash reads as cut too; a caller uses it
+// to read what is left, not to prove where it came from.
+func CutByFit(id string) (cut string, ok bool) {
+	const slack = 4 // separators FitID may trim from its cut
+	n := len(ShortHash(""))
+	if len(id) < MaxIDLength-slack || id[len(id)-n-1] != '_' {
+		return id, false
+	}
+	for _, c := range id[len(id)-n:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return id, false
+		}
+	}
+	return id[:len(id)-n-1], true
+}
+
 // ShortHash is 8 hex digits of the SHA-256 of s: enough to tell apart the
 // few names that collide in one catalog, short enough for an id.
 func ShortHash(s string) string {
