@@ -91,8 +91,11 @@
 //     serves, a PUT or a Put call: its class is update's, and its second
 //     verb is a verb, not a word to match (orUpdates; ablation "upserts").
 //   - An operation's own verb comes from the first verb of its name; a
-//     name generated from method and path ("post_quotes_quote_cancel")
-//     takes it from them instead (verbClassifier.http): an action
+//     name generated from method and path ("post_quotes_quote_cancel"),
+//     cut or not to fit an id's 128 characters (a deep Azure path's
+//     "put_subscriptions_…_bot_servi_53f901c3": the cut, then a hash;
+//     ablation "fitted-names"), takes it from them instead
+//     (verbClassifier.http): an action
 //     segment's first verb, GET on an item or a singular resource reads,
 //     on a plural one lists, POST creates in a collection and updates an
 //     item; after an item, POST to a plural segment creates in the item's

@@ -104,7 +104,7 @@ func (r *Router) changeOf(op *operations.Operation, c verbClass) change {
 	}
 	name := opName(op.ID)
 	verb, named := "", false
-	if h != nil && pathNamed(op, name) {
+	if h != nil && pathNamed(op, name, r.tu.fittedNames) {
 		var said verbClass
 		verb, said = segmentVerb(h.Path)
 		named = verb != ""

@@ -304,13 +304,14 @@ type verbClassifier struct {
 	reversals      bool
 	calls          bool // a path's call name says its verb (callName)
 	subCollections bool // POST to a plural segment after an item creates
+	fittedNames    bool // a name cut to fit the id's length may be made from the path (pathNamed)
 }
 
 // of classifies an operation by the first verb word of its name (the
 // last id segment), falling back to its summary's first word and its kind.
 func (v verbClassifier) of(op *operations.Operation) verbClass {
 	name := opName(op.ID)
-	if pathNamed(op, name) {
+	if pathNamed(op, name, v.fittedNames) {
 		return v.http(op.HTTP)
 	}
 	var c verbClass
@@ -347,24 +348,41 @@ func opName(id string) string { return id[strings.LastIndexByte(id, '.')+1:] }
 // ("post_quotes_quote_cancel" for POST /v1/quotes/{quote}/cancel), as
 // generators do for specs without operation ids: its first word is the
 // method and every other word is a word of the path. Such a name says
-// nothing of the action that the method and path do not say better.
-func pathNamed(op *operations.Operation, name string) bool {
+// nothing of the action that the method and path do not say better. A
+// name cut to fit the id's length (operations.FitID: the cut, then "_"
+// and a hash) was made so too when what is left of it was, its last
+// word perhaps cut short ("put_subscriptions_…_microsof_a5f3d7be"):
+// read by its first word, it would be a "put" that names its change
+// (ablation "fitted-names").
+func pathNamed(op *operations.Operation, name string, fitted bool) bool {
 	h := op.HTTP
 	if h == nil || h.Path == "" || len(name) < len(h.Method) || !strings.EqualFold(name[:len(h.Method)], h.Method) {
 		return false
 	}
+	cut := false
+	if fitted {
+		if id, ok := operations.CutByFit(op.ID); ok {
+			name, cut = opName(id), true
+		}
+	}
 	var pathWords []string
 	splitWords(h.Path, func(w string) { pathWords = append(pathWords, w) })
-	n, ok := 0, true
+	// Every word after the method is a word of the path, but for the last
+	// of a cut name, which may be one cut short.
+	n, ok, short := 0, true, -1
 	splitWords(name, func(w string) {
-		if n == 0 {
+		switch {
+		case n == 0:
 			ok = strings.EqualFold(w, h.Method)
-		} else if ok && !slices.Contains(pathWords, w) {
+		case !ok || slices.Contains(pathWords, w):
+		case cut && short < 0 && slices.ContainsFunc(pathWords, func(p string) bool { return strings.HasPrefix(p, w) }):
+			short = n
+		default:
 			ok = false
 		}
 		n++
 	})
-	return ok && n > 0
+	return ok && n > 0 && (short < 0 || short == n-1)
 }
 
 // http classifies an operation by its method and the shape of its

@@ -222,7 +222,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		r.syn = buildSynonyms(opts.Synonyms)
 	}
 	r.verbs = make([]verbClass, len(r.ops))
-	classify := verbClassifier{reversals: tu.reversals, calls: tu.rpcCalls, subCollections: tu.subCollections}
+	classify := verbClassifier{reversals: tu.reversals, calls: tu.rpcCalls, subCollections: tu.subCollections, fittedNames: tu.fittedNames}
 	for i, op := range r.ops {
 		r.verbs[i] = classify.of(op)
 	}
@@ -230,11 +230,11 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		r.paths = buildPathIndex(r.ops)
 	}
 	r.idx = buildIndex(r.ops, r.verbs, r.paths, opts)
+	r.tu = tu
 	r.changes = make([]change, len(r.ops))
 	for i, op := range r.ops {
 		r.changes[i] = r.changeOf(op, r.verbs[i])
 	}
-	r.tu = tu
 	r.findCaller()
 	r.findMethods()
 	if !opts.noSemantic {
