@@ -90,27 +90,25 @@
 //     for either change, which one operation that stores what it names
 //     serves, a PUT or a Put call: its class is update's, and its second
 //     verb is a verb, not a word to match (orUpdates; ablation "upserts").
-//   - An operation's own verb comes from the first verb of its name; a
-//     name generated from method and path ("post_quotes_quote_cancel"),
-//     cut or not to fit an id's 128 characters (a deep Azure path's
+//   - An operation's own verb comes from the first verb of its name; a name
+//     generated from method and path ("post_quotes_quote_cancel"), cut or
+//     not to fit an id's 128 characters (a deep Azure path's
 //     "put_subscriptions_…_bot_servi_53f901c3": the cut, then a hash;
 //     ablation "fitted-names"), takes it from them instead
-//     (verbClassifier.http): an action
-//     segment's first verb, GET on an item or a singular resource reads,
-//     on a plural one lists, POST creates in a collection and updates an
-//     item; after an item, POST to a plural segment creates in the item's
-//     own collection (/customers/{customer}/sources) and to a singular one
-//     acts on the item (/invoices/{invoice}/finalize) (ablation
-//     "sub-collections"). A path that names a call RPC style
-//     ("/#Action=DescribeInstances",
-//     "/#X-Amz-Target=CodeDeploy_20141006.GetApplication") takes the
-//     call's verb, a read's included, whatever the method, and of a call
-//     named service.method the method's, not the service's ("deploy")
-//     (callName; ablation "rpc-calls"). A verb the lexicon does not know
-//     that is un-, dis- or de- before one that creates or changes
-//     something removes it (reversedVerb: "untag", "disassociate",
-//     "deregister", and in the third person, "Untags"), on both sides
-//     (ablation "reversals").
+//     (verbClassifier.http): an action segment's first verb, GET on an item
+//     or a singular resource reads, on a plural one lists, POST creates in
+//     a collection and updates an item; after an item, POST to a plural
+//     segment creates in the item's own collection
+//     (/customers/{customer}/sources) and to a singular one acts on the
+//     item (/invoices/{invoice}/finalize) (ablation "sub-collections"). A
+//     path that names a call RPC style ("/#Action=DescribeInstances",
+//     "/#X-Amz-Target=CodeDeploy_20141006.GetApplication") takes the call's
+//     verb, a read's included, whatever the method, and of a call named
+//     service.method the method's, not the service's ("deploy") (callName;
+//     ablation "rpc-calls"). A verb the lexicon does not know that is un-,
+//     dis- or de- before one that creates or changes something removes it
+//     (reversedVerb: "untag", "disassociate", "deregister", and in the
+//     third person, "Untags"), on both sides (ablation "reversals").
 //   - Words indexed beside the catalog's own (alsoWords): a reversal also
 //     says the verb it undoes ("untag" → tag, so "remove the tags" meets
 //     untag_resource, and the verb tells it from tag_resource; a request's
