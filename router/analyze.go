@@ -166,7 +166,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	sc.names = properNames(intent, sc.names[:0])
 	sc.heads = sc.heads[:0]
 	if r.tu.headNouns {
-		sc.heads = headNouns(words, sc.names, sc.heads, r.isResource)
+		sc.heads = headNouns(words, sc.names, sc.heads, r.isResource, r.tu.listedHeads)
 	}
 	sc.titled = r.tu.titleCase && titleCase(intent)
 	sc.changes = false
@@ -1080,13 +1080,14 @@ func properNames(intent string, out []string) []string {
 // does not serve it, so it counts against coverage (ablation
 // "head-nouns"). words are the request's words; resource reports whether
 // the catalog names a resource by a word.
-func headNouns(words, names, heads []string, resource func(string) bool) []string {
+func headNouns(words, names, heads []string, resource func(string) bool, listed bool) []string {
 	article := func(w string) bool { return w == "a" || w == "an" || w == "the" }
 	for k, w := range words {
 		if !slices.Contains(names, w) || k+1 < len(words) && !isStopWord(words[k+1]) {
 			continue // no name, or its phrase goes on
 		}
-		if k >= 1 && article(words[k-1]) || k >= 2 && article(words[k-2]) && !isStopWord(words[k-1]) && !resource(words[k-1]) {
+		if k >= 1 && article(words[k-1]) || k >= 2 && article(words[k-2]) && !isStopWord(words[k-1]) && !resource(words[k-1]) ||
+			listed && k >= 2 && words[k-1] == "of" && (plural(words[k-2]) == "list" || plural(words[k-2]) == "collection") {
 			heads = append(heads, w)
 		}
 	}

@@ -545,20 +545,23 @@ func TestCreateOrUpdateAsksForAnUpsert(t *testing.T) {
 }
 
 // Requests of other APIs that ran on the corpus benchmark with --foreign
-// before two rules: "Get the default Datastore." asked of a clinical
+// before three rules: "Get the default Datastore." asked of a clinical
 // trials API, whose search meets "get" and "default" (the capitalised
 // Datastore, a kind of thing after an article, was taken for a name that
 // does not count; ablation "head-nouns"), and "Delete" and "register"
 // asked of Azure's server keys, whose operations meet the verb alone
 // (ablation "verb-alone"; the writes' names do not say the verb either,
-// so unnamed-writes stops them too). Each still lists the closest
-// candidates.
+// so unnamed-writes stops them too), and "Return a list of Divisions"
+// asked of a media API's content key policies (the listed
+// Divisions, capitalised, was taken for a name; ablation "listed-heads").
+// Each still lists the closest candidates.
 func TestAnotherAPIsRequestDoesNotRun(t *testing.T) {
 	load := corpusLoader(t)
 	for _, c := range []struct{ api, rule, q string }{
 		{"opentrials.local", "head-nouns", "Get the default Datastore."},
 		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes", "Delete"},
 		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes", "register"},
+		{"azure.com/mediaservices-ContentKeyPolicies", "listed-heads", "Return a list of Divisions"},
 	} {
 		ops := load(c.api).Ops
 		if res := New(ops, Options{}).Search(c.q, Filter{}, 5); res.Decision == DecisionRun || len(res.Candidates) == 0 {

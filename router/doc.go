@@ -145,8 +145,10 @@
 //     nothing, and a word the catalog does not know counts against it.
 //     Nor at the end of a phrase an article opens ("the default
 //     Datastore", "a specific Workgroup": headNouns, ablation
-//     "head-nouns"): that is a kind of thing, written with a capital as
-//     APIs write their types, and it counts against coverage too.
+//     "head-nouns"), or what "a list of" or "the collection of" lists
+//     ("Return a list of Divisions"; ablation "listed-heads"): that is a
+//     kind of thing, written with a capital as APIs write their types,
+//     and it counts against coverage too.
 //     A lower-case word the catalog does not know, where a name stands
 //     (between "the" and a word naming a resource, "the acme
 //     organization", or right after such a word, "user torvalds"), is

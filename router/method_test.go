@@ -1693,12 +1693,15 @@ func TestAVerbAloneDoesNotRun(t *testing.T) {
 }
 
 // TestHeadNouns: a capitalised word that ends a phrase opened by an
-// article is a kind of thing ("the default Datastore"); a name elsewhere
-// is a value. TestAnotherAPIsRequestDoesNotRun shows what it changes.
+// article is a kind of thing ("the default Datastore"), and so is one
+// that "a list of" lists ("Return a list of Divisions": a list holds
+// kinds of things, not one named value); a name elsewhere is a value. TestAnotherAPIsRequestDoesNotRun shows what it changes.
 func TestHeadNouns(t *testing.T) {
 	for q, want := range map[string][]string{
 		"Get the default Datastore.":            {"datastore"},
 		"Returns a specific Workgroup":          {"workgroup"},
+		"Return a list of Divisions":            {"divisions"},
+		"the collection of Widgets":             {"widgets"},
 		"assign to Marcus":                      nil,
 		"list the members of the Acme org":      nil,
 		"show the tickets of Marcus at Acme":    nil,
@@ -1706,7 +1709,7 @@ func TestHeadNouns(t *testing.T) {
 	} {
 		words := strings.Fields(strings.ToLower(strings.Trim(q, ".")))
 		resource := func(w string) bool { return w == "album" || w == "artist" }
-		if got := headNouns(words, properNames(q, nil), nil, resource); !slices.Equal(got, want) {
+		if got := headNouns(words, properNames(q, nil), nil, resource, true); !slices.Equal(got, want) {
 			t.Errorf("headNouns(%q) = %q, want %q", q, got, want)
 		}
 	}
