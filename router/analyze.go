@@ -1078,8 +1078,10 @@ func properNames(intent string, out []string) []string {
 // "Acme" of "the Acme org" does not end its phrase, and "Mojito" of "the
 // album Mojito" names an album. A catalog that does not say such a word
 // does not serve it, so it counts against coverage (ablation
-// "head-nouns"). words are the request's words; resource reports whether
-// the catalog names a resource by a word.
+// "head-nouns"). With listed, so is a name that "a list of" or "the
+// collection of" lists ("Return a list of Divisions": a list holds kinds
+// of things; ablation "listed-heads"). words are the request's words;
+// resource reports whether the catalog names a resource by a word.
 func headNouns(words, names, heads []string, resource func(string) bool, listed bool) []string {
 	article := func(w string) bool { return w == "a" || w == "an" || w == "the" }
 	for k, w := range words {
