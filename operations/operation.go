@@ -187,8 +187,7 @@ func FitID(id string) string {
 // An id that merely ends like a hash reads as cut too; a caller uses it
 // to read what is left, not to prove where it came from.
 func CutByFit(id string) (cut string, ok bool) {
-	const slack = 4 // separators FitID may trim from its cut
-	n := len(ShortHash(""))
+	const slack, n = 4, shortHashLen // separators FitID may trim from its cut; the hash's length
 	if len(id) < MaxIDLength-slack || id[len(id)-n-1] != '_' {
 		return id, false
 	}
@@ -200,11 +199,14 @@ func CutByFit(id string) (cut string, ok bool) {
 	return id[:len(id)-n-1], true
 }
 
+// shortHashLen is the length of ShortHash's digits.
+const shortHashLen = 8
+
 // ShortHash is 8 hex digits of the SHA-256 of s: enough to tell apart the
 // few names that collide in one catalog, short enough for an id.
 func ShortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:4])
+	return hex.EncodeToString(sum[:shortHashLen/2])
 }
 
 // DefaultNamespace is the namespace of an id whose operation names none: the

@@ -276,6 +276,12 @@ func expectFirst(t *testing.T, r *Router, want map[string]string) {
 	}
 }
 
+// readOnlyFilter is the filter a read-only server searches r with: a mask
+// of every operation that does not write.
+func readOnlyFilter(r *Router) Filter {
+	return Filter{Only: r.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}
+}
+
 // withParam gives op one string parameter.
 func withParam(op *operations.Operation, name, description string) *operations.Operation {
 	op.Input = json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%q:{"type":"string","description":%q}}}`, name, description))
@@ -1254,7 +1260,7 @@ func TestNothingVisibleNamesTheHiddenLeader(t *testing.T) {
 	}
 	weak := append(slices.Clone(ops), httpOp("migrate.usage.get_usage", "GET", "Returns the usage of the organization, with its imports and exports.", "/usage", operations.KindRead))
 	wr := New(weak, Options{})
-	if res := wr.Search("did someone start an import", Filter{Only: wr.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}, 5); len(res.Candidates) == 0 || res.Hidden != nil {
+	if res := wr.Search("did someone start an import", readOnlyFilter(wr), 5); len(res.Candidates) == 0 || res.Hidden != nil {
 		t.Errorf("a question a read meets weakly: %s %v, hidden %v; want the read, no hidden call", res.Decision, candidateIDs(res), res.Hidden)
 	}
 	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"hidden-only"}})
@@ -1555,7 +1561,7 @@ func TestAnEnablingVerbIsNotTheAction(t *testing.T) {
 		httpOp("shop.webhooks.put_webhook_enabled", "PUT", "Turns a webhook on.", "/webhooks/{id}/enabled", operations.KindWrite),
 	}
 	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"enabling-verbs"}})
-	readOnly := Filter{Only: on.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}
+	readOnly := readOnlyFilter(on)
 	for q, want := range map[string]string{
 		"Enables administrative users to list carts that match a search.":  "shop.carts.get_carts",
 		"Enable a guest user to return information for a specified cart.":  "shop.carts.get_cart",
@@ -1568,7 +1574,7 @@ func TestAnEnablingVerbIsNotTheAction(t *testing.T) {
 		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
 			t.Errorf("%q: %v, want %s first", q, got, want)
 		}
-		if res := off.Search(q, Filter{Only: off.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}, 5); !res.Verb.IsWrite() {
+		if res := off.Search(q, readOnlyFilter(off), 5); !res.Verb.IsWrite() {
 			t.Errorf("%q with enabling-verbs off: verb %q (the test does not test the rule)", q, res.Verb)
 		}
 	}
@@ -2059,7 +2065,7 @@ func TestAWordThatChangesStateAsksForAWrite(t *testing.T) {
 		httpOp("shop.orders.create", "POST", "Places an order.", "/orders", operations.KindWrite),
 	}
 	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"change-words"}})
-	readOnly := Filter{Only: on.Mask(func(op *operations.Operation) bool { return !op.Kind.IsWrite() })}
+	readOnly := readOnlyFilter(on)
 	for _, q := range []string{"Accept a repository invitation", "Accepts the invitation to a repository", "Reset the repository invitation"} {
 		res := on.Search(q, readOnly, 5)
 		if res.Verb != operations.KindWrite {
