@@ -271,6 +271,8 @@ func TestGitHubInItsOwnWords(t *testing.T) {
 //     met in the name of its {resourceUri} parameter, "Create API" ran a
 //     search domain's upload of a document batch, and "Update User" ran
 //     API Gateway's PATCH /account.
+//   - params-only: "Deprecated." ran a list of skins whose page
+//     parameter says numeric pages are deprecated.
 func TestRunGateOnRealAPIs(t *testing.T) {
 	load := corpusLoader(t)
 	ran := func(r *Router, q string) string {
@@ -355,6 +357,14 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 			api: "amazonaws.com/apigateway", rule: "unnamed-writes",
 			requests: []string{"Update User"},
 			right:    func(id string) bool { return id == "" },
+		},
+		{
+			// The request is the first sentence of GET /get/id/{id}'s
+			// description; the list of skins meets it only in its page
+			// parameter's note that numeric pages are deprecated.
+			api: "mineskin.org", rule: "params-only",
+			requests: []string{"Deprecated."},
+			right:    func(id string) bool { return id == "" || id == "api.get.get_get_id_id" },
 		},
 		{
 			// PUT replaces the server, PATCH changes some of it: the
@@ -551,7 +561,8 @@ func TestCreateOrUpdateAsksForAnUpsert(t *testing.T) {
 // does not count; ablation "head-nouns"), and "Delete" and "register"
 // asked of Azure's server keys, whose operations meet the verb alone
 // (ablation "verb-alone"; the writes' names do not say the verb either,
-// so unnamed-writes stops them too), and "Return a list of Divisions"
+// so unnamed-writes stops them too, and "register" is met only in a
+// parameter's description, which params-only stops), and "Return a list of Divisions"
 // asked of a media API's content key policies (the listed
 // Divisions, capitalised, was taken for a name; ablation "listed-heads").
 // Each still lists the closest candidates.
@@ -560,7 +571,7 @@ func TestAnotherAPIsRequestDoesNotRun(t *testing.T) {
 	for _, c := range []struct{ api, rule, q string }{
 		{"opentrials.local", "head-nouns", "Get the default Datastore."},
 		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes", "Delete"},
-		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes", "register"},
+		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes,params-only", "register"},
 		{"azure.com/mediaservices-ContentKeyPolicies", "listed-heads", "Return a list of Divisions"},
 	} {
 		ops := load(c.api).Ops

@@ -293,7 +293,21 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		(r.opts.noRunGate || sc.odds.lead < 0 || sc.odds.prob() >= runProbability) &&
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc) &&
 		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc) &&
-		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d])
+		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d]) && !r.metInParamsOnly(groups, first[0].d, sc)
+}
+
+// metInParamsOnly reports whether the request meets operation d only in
+// its parameters' names and descriptions, while d's address names
+// something the request could have said: what the request says is then
+// an input d takes, not what d does. "Deprecated." meets GET
+// /get/list/{page} only in its page parameter's note that numeric pages
+// are deprecated; running it would be a guess (ablation "params-only").
+// An address of templates and versions alone (PATCH /v1/{name}) names
+// nothing, so its parameters may be all a request can meet and the other
+// rules judge it.
+func (r *Router) metInParamsOnly(groups []group, d uint32, sc *scratch) bool {
+	const paramFields = 1<<fParam | 1<<fParamDesc
+	return r.tu.paramsOnly && r.matchFields(groups, d, sc)&^paramFields == 0 && namesSomething(r.ops[d])
 }
 
 // headElsewhere reports whether the request's object (object) does not
@@ -1034,4 +1048,19 @@ func namesWhat(op *operations.Operation) bool {
 func versionSegment(seg string) bool {
 	s := strings.TrimPrefix(strings.ToLower(seg), "v")
 	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
+
+// namesSomething reports whether op's address has a word: a literal
+// segment of its HTTP path that is no API version, or, without a path,
+// its id.
+func namesSomething(op *operations.Operation) bool {
+	if op.HTTP == nil {
+		return true
+	}
+	for _, seg := range strings.Split(op.HTTP.Path, "/") {
+		if seg != "" && !strings.Contains(seg, "{") && !versionSegment(seg) {
+			return true
+		}
+	}
+	return false
 }

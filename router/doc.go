@@ -444,7 +444,12 @@
 // the caller the query's "my" names (unnamedWrite, ablation
 // "unnamed-writes": "Delete a Resource" meets an advisor API's DELETE of a
 // suppression only in the name of its {resourceUri} parameter, and does
-// not run it; "update my bio" runs PATCH /user, whose body sets bio);
+// not run it; "update my bio" runs PATCH /user, whose body sets bio),
+// and the query meets the leader somewhere besides its parameters' names
+// and descriptions, or the leader's path has no literal segment but
+// versions (metInParamsOnly, ablation "params-only": "Deprecated." meets
+// GET /get/list/{page} only in its page parameter's note, which says an
+// input, not what the operation does);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,

@@ -2082,3 +2082,33 @@ func TestAWordThatChangesStateAsksForAWrite(t *testing.T) {
 		t.Errorf("%q, read-only: verb %q; an order is the catalog's noun", "Order status for order 5", res.Verb)
 	}
 }
+
+// TestAParameterNoteDoesNotRunItsOperation: a request that meets an
+// operation only in what its parameters say has named an input the
+// operation takes, not what it does. "Deprecated." meets the list of
+// skins only in its page parameter's note, and the list's address says
+// "skins" and "list", neither of which the request does.
+func TestAParameterNoteDoesNotRunItsOperation(t *testing.T) {
+	list := httpOp("mc.skins.get_skins_list_page", "GET", "Pages through the skins generated so far.", "/skins/list/{page}", operations.KindRead)
+	list.Input = json.RawMessage(`{"type":"object","properties":{"page":{"type":"integer","description":"The page number (numeric paging is deprecated) or the uuid of the last skin of the previous page."}}}`)
+	ops := []*operations.Operation{
+		list,
+		httpOp("mc.skins.get_skins_uuid_uuid", "GET", "Reads one skin by its uuid.", "/skins/uuid/{uuid}", operations.KindRead),
+		httpOp("mc.generate.post_generate_url", "POST", "Generates a skin from the image at a URL.", "/generate/url", operations.KindWrite),
+	}
+	const q = "Deprecated."
+	on := New(ops, Options{}).Search(q, Filter{}, 5)
+	if on.Decision == DecisionRun {
+		t.Errorf("%q ran %s, met only in a parameter's description", q, on.Candidates[0].Op.ID)
+	}
+	if len(on.Candidates) == 0 || on.Candidates[0].Op.ID != list.ID {
+		t.Errorf("%q: %v, want the list still shown first", q, candidateIDs(on))
+	}
+	if off := New(ops, Options{Ablate: []string{"params-only"}}).Search(q, Filter{}, 5); off.Decision != DecisionRun {
+		t.Errorf("%q with params-only off: %s; the test no longer shows what the rule does", q, off.Decision)
+	}
+	// A request met in a parameter's name and in the address runs.
+	if res := New(ops, Options{}).Search("get skin by uuid", Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != ops[1].ID {
+		t.Errorf("get skin by uuid: %s %v, want a run of the skin's read", res.Decision, candidateIDs(res))
+	}
+}
