@@ -96,8 +96,10 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 	// Whether the request is about something here leaves out a verb the
 	// catalog never says (see group.unsaid), a value in a name's place
 	// (group.value), what a search searches for (searchText) and a name
-	// given in words (calledName): the catalog need not say "acme" to
-	// serve "the acme organization". A leader that meets them has met
+	// given in words (calledName), and a word of a change's extent the
+	// catalog does not say ("partially", which the method says:
+	// extentOnly): the catalog need not say "acme" to serve "the acme
+	// organization". A leader that meets them has met
 	// the request that much more, except for the word that gives a name
 	// ("called"), which says nothing of what is asked. How sure a run is
 	// still counts them all, as the ranking does.
@@ -105,7 +107,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 	names, naming := r.calledName(groups, sc.words)
 	values := r.searchText(groups, qverb, sc.words) | names | naming
 	for i := range groups {
-		if g := &groups[i]; g.unsaid || g.value || values&(1<<uint(i)) != 0 {
+		if g := &groups[i]; g.unsaid || g.value || values&(1<<uint(i)) != 0 || r.extentOnly(g) {
 			scope -= g.cov
 		}
 	}
@@ -291,7 +293,7 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		first[0].d == hits[0].d &&
 		r.runAgrees(groups, qverb, hits[0].d) && !r.listsOne(groups, sc.words, qverb, hits[0].d) &&
 		(r.opts.noRunGate || sc.odds.lead < 0 || sc.odds.prob() >= runProbability) &&
-		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first) && !r.objectElsewhere(groups, first, sc) &&
+		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first, sc.words) && !r.objectElsewhere(groups, first, sc) &&
 		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc) &&
 		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d]) && !r.metInParamsOnly(groups, first[0].d, sc)
 }
@@ -308,6 +310,15 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 func (r *Router) metInParamsOnly(groups []group, d uint32, sc *scratch) bool {
 	const paramFields = 1<<fParam | 1<<fParamDesc
 	return r.tu.paramsOnly && r.matchFields(groups, d, sc)&^paramFields == 0 && namesSomething(r.ops[d])
+}
+
+// extentOnly reports whether g is a word of a change's extent
+// (extentWord) that the catalog does not say: by it the request says
+// which method it asks for ("partially update a volume" asks the PATCH);
+// it is no word an operation has to meet (ablation "part-or-whole").
+func (r *Router) extentOnly(g *group) bool {
+	said, _ := extentWord(g.surface)
+	return r.tu.partOrWhole && said != "" && !g.known
 }
 
 // headElsewhere reports whether the request's object (object) does not
@@ -701,11 +712,16 @@ func inflects(w, verb string) bool {
 // another method, which the request's verb implies too. "Update a volume"
 // where PUT replaces the volume and PATCH changes some of its fields asks
 // for one of them without saying which; running the PUT on a guess would
-// overwrite what the caller meant to keep.
-func (r *Router) twinned(qverb verbClass, first []hit) bool {
+// overwrite what the caller meant to keep. A request that says the extent
+// of its change ("partially update a volume", changeExtent) says which,
+// and its twin is no rival.
+func (r *Router) twinned(qverb verbClass, first []hit, words []string) bool {
 	lead := r.ops[first[0].d]
 	if len(first) < 2 || !r.tu.twins || lead.HTTP == nil {
 		return false
+	}
+	if said, _ := changeExtent(words); r.tu.partOrWhole && said != "" && strings.EqualFold(said, lead.HTTP.Method) {
+		return false // the request says which of the two it asks
 	}
 	for _, h := range closeBehind(first) {
 		op := r.ops[h.d]

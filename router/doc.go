@@ -243,7 +243,12 @@
 //     something has no operation that only reads, and does not say the
 //     request's verb, before one that makes a change and says it
 //     ("Follow the artist of the album Mojito" follows before it reads
-//     the artist's albums; writesFirst, ablation "writes-first"). A read
+//     the artist's albums; writesFirst, ablation "writes-first"). A
+//     request that says how much of a resource it changes has the method
+//     that does so first among the twins at one address: a partial
+//     change is a PATCH ("partially update the specified ConfigMap"), a
+//     replacement a PUT ("Create or replace an existing formula";
+//     extentFirst, ablation "part-or-whole"). A read
 //     that names one thing and no collection (readsOne) has the read of
 //     an item before the read of its collection (GET .../themes/{id}
 //     before GET .../themes for "Returns an existing theme for an app";
@@ -417,7 +422,9 @@
 // .../pinned_lists exists, unless the verb is one a class is searched as,
 // whose participle names a state, "/deletedcertificates": ablation
 // "named-stems"), and none is its twin (twinned: the same path, another method
-// the query's verb implies too, as PUT and PATCH for "update a volume"),
+// the query's verb implies too, as PUT and PATCH for "update a volume",
+// unless the query says which by the extent of its change, "partially
+// update a volume"),
 // and the leader's address, when it names what it acts on, says the
 // query's object or no candidate close behind says it either
 // (objectElsewhere, ablation "object-elsewhere": the object is the phrase

@@ -2112,3 +2112,38 @@ func TestAParameterNoteDoesNotRunItsOperation(t *testing.T) {
 		t.Errorf("get skin by uuid: %s %v, want a run of the skin's read", res.Decision, candidateIDs(res))
 	}
 }
+
+// configMapOps is a Kubernetes-like resource whose PUT and PATCH share an
+// address, described by put and patch.
+func configMapOps(put, patch string) []*operations.Operation {
+	const item = "/api/v1/namespaces/{namespace}/configmaps/{name}"
+	return []*operations.Operation{
+		httpOp("k8s.core_v1.put_api_v1_namespaces_namespace_configmaps_name", "PUT", put, item, operations.KindWrite),
+		httpOp("k8s.core_v1.patch_api_v1_namespaces_namespace_configmaps_name", "PATCH", patch, item, operations.KindWrite),
+		httpOp("k8s.core_v1.get_api_v1_namespaces_namespace_configmaps_name", "GET", "Reads the specified ConfigMap.", item, operations.KindRead),
+		httpOp("k8s.core_v1.delete_api_v1_namespaces_namespace_configmaps_name", "DELETE", "Deletes a ConfigMap.", item, operations.KindDestructive),
+		httpOp("k8s.core_v1.post_api_v1_namespaces_namespace_configmaps", "POST", "Creates a ConfigMap.", "/api/v1/namespaces/{namespace}/configmaps", operations.KindWrite),
+	}
+}
+
+// TestTheExtentOfAChangeChoosesPutOrPatch: a request that changes part of
+// a resource asks for its PATCH (RFC 5789), one that replaces it for its
+// PUT (RFC 9110), whichever of the two the words meet better. The word of
+// extent is not one an operation has to meet: "overwrite a config map"
+// is no "nothing here serves that".
+func TestTheExtentOfAChangeChoosesPutOrPatch(t *testing.T) {
+	updatingPut := configMapOps("Updates the specified ConfigMap.", "Applies a patch to the specified ConfigMap.")
+	leadsOnlyWith(t, updatingPut, "part-or-whole", map[string]string{
+		"partially update the specified ConfigMap":    updatingPut[1].ID,
+		"a partial update of config map app-settings": updatingPut[1].ID,
+	})
+	leads(t, New(updatingPut, Options{}), map[string]string{"update the specified ConfigMap": updatingPut[0].ID})
+	updatingPatch := configMapOps("Writes the specified ConfigMap.", "Updates the specified ConfigMap.")
+	leadsOnlyWith(t, updatingPatch, "part-or-whole", map[string]string{
+		"replace the specified ConfigMap": updatingPatch[0].ID,
+		"overwrite a config map":          updatingPatch[0].ID,
+	})
+	if res := New(updatingPatch, Options{}).Search("overwrite a config map", Filter{}, 5); res.Decision == DecisionNoMatch {
+		t.Errorf("overwrite a config map: %s, want the PUT offered as an answer", res.Decision)
+	}
+}

@@ -896,3 +896,59 @@ func filtersBy(list, item *operations.Operation, by []string) bool {
 func (r *Router) makesChange(d uint32) bool {
 	return !r.verbs[d].reads() && r.ops[d].Kind.IsWrite() && !r.changes[d].class.reads()
 }
+
+// changeExtent returns the HTTP method of the change a request asks for
+// by how much of a resource it changes, and the method of its twin at the
+// same address: a partial change ("partially update", "a partial
+// update") is a PATCH, not a PUT (RFC 5789), and a replacement ("replace",
+// "overwrite", "create or replace") is a PUT, not a PATCH (RFC 9110). It
+// returns "" when the request says neither.
+func changeExtent(words []string) (said, twin string) {
+	for _, w := range words {
+		if said, twin = extentWord(w); said != "" {
+			return said, twin
+		}
+	}
+	return "", ""
+}
+
+// extentWord returns the HTTP method a word says of a change's extent,
+// and its twin's (see changeExtent), or "".
+func extentWord(w string) (said, twin string) {
+	switch w {
+	case "partial", "partially":
+		return "PATCH", "PUT"
+	case "replace", "replaces", "replacing", "overwrite", "overwrites", "overwriting":
+		return "PUT", "PATCH"
+	}
+	return "", ""
+}
+
+// extentFirst reorders the first limit of hits of a request that says how
+// much of a resource it changes (changeExtent) so that the twin it names
+// stands before the other at the same address: "partially update the
+// specified ConfigMap" is Kubernetes' PATCH, not the PUT at its path that
+// meets the same words, and "Create or replace an existing formula" is
+// the PUT. The run gate's twins rule then lets the named twin run. The
+// scores stay where they were, in order; the operations move (ablation
+// "part-or-whole").
+func (r *Router) extentFirst(words []string, hits []hit, limit int) {
+	said, twin := changeExtent(words)
+	if said == "" {
+		return
+	}
+	n := min(len(hits), rerankPool)
+	for i := 0; i < min(limit, n); i++ {
+		h := r.ops[hits[i].d].HTTP
+		if h == nil || !strings.EqualFold(h.Method, twin) {
+			continue
+		}
+		for j := i + 1; j < n; j++ {
+			g := r.ops[hits[j].d].HTTP
+			if g != nil && strings.EqualFold(g.Method, said) && strings.TrimRight(g.Path, "/") == strings.TrimRight(h.Path, "/") {
+				moveUp(hits, j, i)
+				break
+			}
+		}
+	}
+}

@@ -313,6 +313,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.writesFirst {
 		r.writesFirst(groups, qverb, hits, limit)
 	}
+	if r.tu.partOrWhole {
+		r.extentFirst(sc.words, hits, limit)
+	}
 	if r.tu.itemsFirst {
 		r.itemsFirst(groups, qverb, hits, limit, sc)
 	}
