@@ -107,11 +107,32 @@ func (px *pathIndex) given(segs []string, out []uint32) []uint32 {
 // address is an HTTP path a request gives, and the method before it.
 type address struct {
 	method string   // upper-cased; "" when none is given
-	segs   []string // lower-cased; a placeholder ("{owner}", ":id") is "{"
+	segs   []string // lower-cased; a placeholder ("{owner}", ":id", "$ID") is "{"
 	// loose: two segments, not rooted, no method ("products/types"): a
 	// path only when the catalog's paths say every segment, since
 	// "golang/go" is a slug.
 	loose bool
+	// sent: the path was given in longer prose as where a request is
+	// sent ("To create a new volume, send a POST request to
+	// `/v2/volumes`."; sentTo). The rest of the prose may ask for more,
+	// so it is never run.
+	sent bool
+}
+
+// sentTo returns the method of a request that fields sends to the path at
+// fields[k]: "send a POST request to /v2/volumes", the method possibly
+// quoted ("a `DELETE` request to"), or "". Prose that names a path with
+// no request sent there ("Deprecated; use `GET /v2/x` instead", "Identical
+// to `GET /repositories/…/commits`") refers to another operation than the
+// one it asks for, so only this form makes an address of a long request.
+func sentTo(fields []string, k int) string {
+	if k < 3 || !strings.EqualFold(fields[k-2], "request") || !strings.EqualFold(fields[k-1], "to") && !strings.EqualFold(fields[k-1], "on") {
+		return ""
+	}
+	if up := strings.ToUpper(strings.Trim(fields[k-3], "`'\"")); slices.Contains(httpMethods, up) {
+		return up
+	}
+	return ""
 }
 
 // httpMethods are the methods a request may name before a path.
@@ -121,7 +142,8 @@ var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}
 // say beside the path and its method ("what does GET /user/repos
 // return"). In longer prose a path is a reference, not the request:
 // "Deprecated, please use /recipe/{recipeId}/photos" asks for another
-// operation than the one it names.
+// operation than the one it names; unless a request is sent to it
+// (sentTo).
 const maxAddressWords = 3
 
 // parseAddress finds the HTTP path in intent: the first word with a slash
@@ -130,22 +152,30 @@ const maxAddressWords = 3
 // "read/write") are loose: a slug or a pair of words, unless the
 // catalog's paths say both (lookupAddress decides). A URL's scheme
 // and host, and a query string, are dropped. A request of more than
-// maxAddressWords other words gives no address.
-func parseAddress(intent string) (address, bool) {
+// maxAddressWords other words gives no address, unless it sends a request
+// to the path (sentTo) and sent is true (ablation "request-addresses").
+func parseAddress(intent string, sent bool) (address, bool) {
 	if !strings.Contains(intent, "/") {
 		return address{}, false
 	}
 	fields := strings.Fields(intent)
-	if len(fields) > maxAddressWords+2 {
+	prose := len(fields) > maxAddressWords+2
+	if prose && !sent {
 		return address{}, false
 	}
 	for k, tok := range fields {
-		word := strings.TrimRight(strings.Trim(tok, "`'\"()[]<>,;"), ".:!?")
+		word := strings.TrimRight(strings.Trim(tok, "`'\"()[]<>,;"), "`'\")]>,;.:!?")
 		if !strings.Contains(word, "/") {
 			continue
 		}
 		a := address{}
-		if k > 0 {
+		switch {
+		case prose:
+			if a.method = sentTo(fields, k); a.method == "" {
+				continue
+			}
+			a.sent = true
+		case k > 0:
 			if up := strings.ToUpper(strings.TrimRight(fields[k-1], ":")); slices.Contains(httpMethods, up) {
 				a.method = up
 			}
@@ -168,7 +198,7 @@ func parseAddress(intent string) (address, bool) {
 		for seg := range strings.SplitSeq(strings.ToLower(word), "/") {
 			switch {
 			case seg == "":
-			case seg[0] == '{' || seg[0] == ':' || seg[0] == '<':
+			case seg[0] == '{' || seg[0] == ':' || seg[0] == '<' || seg[0] == '$':
 				a.segs = append(a.segs, "{")
 			default:
 				a.segs = append(a.segs, seg)
@@ -216,7 +246,8 @@ func fit(s, g []uint32) (literals int, ok bool) {
 // that fits with no literal segment ("/{owner}/{repo}") is no answer.
 //
 // The decision is run when the request gives a method and exactly one
-// operation fits best with it; otherwise choose. A path alone leaves the
+// operation fits best with it, unless the request is longer prose that
+// sends a request there (address.sent); otherwise choose. A path alone leaves the
 // action unsaid, even where only a GET is there: "Deprecated, use
 // /projects/{id}/strings" names a path and asks for something else.
 // When the method given fits an operation f hides ("DELETE /gists/aa5a3" on a read-only server), the
@@ -227,7 +258,7 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 	if !r.tu.addresses {
 		return Result{}, false
 	}
-	a, ok := parseAddress(intent)
+	a, ok := parseAddress(intent, r.tu.requestAddresses)
 	if !ok {
 		return Result{}, false
 	}
@@ -298,7 +329,7 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 		res.Decision = DecisionNoMatch
 	case len(res.Candidates) == 0:
 		return Result{}, false
-	case top == 1 && res.Candidates[0].Confidence == 1 && a.method != "":
+	case top == 1 && res.Candidates[0].Confidence == 1 && a.method != "" && !a.sent:
 		res.Decision = DecisionRun
 	default:
 		res.Decision = DecisionChoose

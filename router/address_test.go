@@ -67,16 +67,29 @@ func TestParseAddress(t *testing.T) {
 		"https://api.example.com/v1/Users?x": {segs: []string{"v1", "users"}},
 		"recipe/100/notes":                   {segs: []string{"recipe", "100", "notes"}},
 		"golang/go":                          {segs: []string{"golang", "go"}, loose: true},
+		"GET `/v2/volumes`.":                 {method: "GET", segs: []string{"v2", "volumes"}},
+		// Prose that sends a request to a path gives it.
+		"To create a new volume, send a POST request to `/v2/volumes`.":               {method: "POST", segs: []string{"v2", "volumes"}, sent: true},
+		"To delete a Droplet, send a `DELETE` request to `/v2/droplets/$DROPLET_ID`.": {method: "DELETE", segs: []string{"v2", "droplets", "{"}, sent: true},
 	} {
-		got, ok := parseAddress(in)
-		if !ok || got.method != want.method || !slices.Equal(got.segs, want.segs) || got.loose != want.loose {
+		got, ok := parseAddress(in, true)
+		if !ok || got.method != want.method || !slices.Equal(got.segs, want.segs) || got.loose != want.loose || got.sent != want.sent {
 			t.Errorf("parseAddress(%q) = %+v %v, want %+v", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"golang", "https://example.com", "see the docs", "a b c d e f /x/y"} {
-		if got, ok := parseAddress(in); ok {
+	// Prose that names a path it sends no request to refers to another
+	// operation than the one it asks for.
+	for _, in := range []string{"golang", "https://example.com", "see the docs", "a b c d e f /x/y",
+		"Deprecated; use `GET /v2/editorial/images/categories` instead.",
+		"Identical to `GET /repositories/{workspace}/{repo_slug}/commits`, except that POST allows clients to send long lists",
+	} {
+		if got, ok := parseAddress(in, true); ok {
 			t.Errorf("parseAddress(%q) = %+v, want none", in, got)
 		}
+	}
+	const sent = "To create a new volume, send a POST request to `/v2/volumes`."
+	if got, ok := parseAddress(sent, false); ok {
+		t.Errorf("parseAddress(%q) with request-addresses off = %+v, want none", sent, got)
 	}
 }
 
@@ -99,5 +112,23 @@ func TestAnAddressWithoutItsBasePath(t *testing.T) {
 	// A slug the paths do not say is no address.
 	if _, ok := New(ops, Options{}).lookupAddress("acme/widgets", Filter{}, 5); ok {
 		t.Error(`"acme/widgets" was taken as an address`)
+	}
+}
+
+// TestARequestSentToAPathIsAnswered: prose that sends a request to a path
+// ("To create a new volume, send a POST request to `/v2/volumes`.") asks
+// for the operation there, whatever its other words meet, and does not
+// run it: the rest of the prose may ask for more.
+func TestARequestSentToAPathIsAnswered(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("do.floating_ips.post_v2_floating_ips", "POST", "To create a new floating IP, send a POST request with the region or the Droplet it is assigned to.", "/v2/floating_ips", operations.KindWrite),
+		httpOp("do.block_storage.post_v2_volumes", "POST", "A block storage volume, in a region.", "/v2/volumes", operations.KindWrite),
+		httpOp("do.block_storage.get_v2_volumes", "GET", "Lists the block storage volumes.", "/v2/volumes", operations.KindRead),
+		httpOp("do.droplets.delete_v2_droplets_droplet_id", "DELETE", "Deletes a Droplet.", "/v2/droplets/{droplet_id}", operations.KindDestructive),
+	}
+	const q = "To create a new volume, send a POST request to `/v2/volumes`."
+	leadsOnlyWith(t, ops, "request-addresses", map[string]string{q: "do.block_storage.post_v2_volumes"})
+	if res := New(ops, Options{}).Search(q, Filter{}, 5); res.Decision != DecisionChoose {
+		t.Errorf("%q: %s, want choose", q, res.Decision)
 	}
 }

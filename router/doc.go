@@ -366,7 +366,10 @@
 //     a slug) (address.go; ablation "addresses").
 //     It runs only when the method is given and one operation fits
 //     best. In longer prose a path is a reference ("deprecated, use
-//     /x/{id}"), left to the words.
+//     /x/{id}"), left to the words, unless the prose sends a request
+//     there ("To create a new volume, send a POST request to
+//     `/v2/volumes`.": sentTo, ablation "request-addresses"), which is
+//     answered by the address and never run.
 //
 // # Confidence and decision
 //
