@@ -247,7 +247,8 @@
 //     request that says how much of a resource it changes has the method
 //     that does so first among the twins at one address: a partial
 //     change is a PATCH ("partially update the specified ConfigMap"), a
-//     replacement a PUT ("Create or replace an existing formula";
+//     replacement a PUT ("Create or replace an existing formula"; one
+//     that "replaces only the properties specified" is a part;
 //     extentFirst, ablation "part-or-whole"). A read
 //     that names one thing and no collection (readsOne) has the read of
 //     an item before the read of its collection (GET .../themes/{id}

@@ -2143,6 +2143,10 @@ func TestTheExtentOfAChangeChoosesPutOrPatch(t *testing.T) {
 		"replace the specified ConfigMap": updatingPatch[0].ID,
 		"overwrite a config map":          updatingPatch[0].ID,
 	})
+	// Replacing only some of it is a part.
+	leads(t, New(updatingPatch, Options{}), map[string]string{
+		"This replaces only the ConfigMap properties specified in the request.": updatingPatch[1].ID,
+	})
 	if res := New(updatingPatch, Options{}).Search("overwrite a config map", Filter{}, 5); res.Decision == DecisionNoMatch {
 		t.Errorf("overwrite a config map: %s, want the PUT offered as an answer", res.Decision)
 	}

@@ -901,11 +901,16 @@ func (r *Router) makesChange(d uint32) bool {
 // by how much of a resource it changes, and the method of its twin at the
 // same address: a partial change ("partially update", "a partial
 // update") is a PATCH, not a PUT (RFC 5789), and a replacement ("replace",
-// "overwrite", "create or replace") is a PUT, not a PATCH (RFC 9110). It
-// returns "" when the request says neither.
+// "overwrite", "create or replace") is a PUT, not a PATCH (RFC 9110),
+// unless it replaces only some of it ("This replaces only the job
+// schedule properties specified in the request"). It returns "" when the
+// request says neither.
 func changeExtent(words []string) (said, twin string) {
-	for _, w := range words {
+	for i, w := range words {
 		if said, twin = extentWord(w); said != "" {
+			if said == "PUT" && i+1 < len(words) && words[i+1] == "only" {
+				return twin, said // "replaces only the properties specified": a part
+			}
 			return said, twin
 		}
 	}
