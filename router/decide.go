@@ -1066,14 +1066,15 @@ func versionSegment(seg string) bool {
 	return s != "" && s[0] >= '0' && s[0] <= '9'
 }
 
-// namesSomething reports whether op's address has a word: a literal
-// segment of its HTTP path that is no API version, or, without a path,
-// its id.
+// namesSomething reports whether op's address has a word: a segment of
+// its HTTP path with no parameter in it that is no API version, or,
+// without a path, its id. Unlike namesWhat, which reads the last literal
+// segment, a segment with a parameter in it ("v{version}") is no word.
 func namesSomething(op *operations.Operation) bool {
 	if op.HTTP == nil {
 		return true
 	}
-	for _, seg := range strings.Split(op.HTTP.Path, "/") {
+	for seg := range strings.SplitSeq(op.HTTP.Path, "/") {
 		if seg != "" && !strings.Contains(seg, "{") && !versionSegment(seg) {
 			return true
 		}

@@ -714,11 +714,17 @@ func (r *Router) siblingFirst(hits []hit, i int, items bool) {
 		if g == nil || !strings.EqualFold(g.Method, "GET") {
 			continue
 		}
-		if strings.TrimRight(g.Path, "/") == strings.TrimRight(w.Path, "/") || items && itemOfPath(g.Path, w.Path) {
+		if sameAddress(g, w) || items && itemOfPath(g.Path, w.Path) {
 			moveUp(hits, j, i)
 			return
 		}
 	}
+}
+
+// sameAddress reports whether two HTTP operations are at one path, a
+// trailing slash aside.
+func sameAddress(a, b *operations.HTTPBinding) bool {
+	return strings.TrimRight(a.Path, "/") == strings.TrimRight(b.Path, "/")
 }
 
 // giveWay moves ahead of hits[i] the first later operation of hits that
@@ -950,7 +956,7 @@ func (r *Router) extentFirst(words []string, hits []hit, limit int) {
 		}
 		for j := i + 1; j < n; j++ {
 			g := r.ops[hits[j].d].HTTP
-			if g != nil && strings.EqualFold(g.Method, said) && strings.TrimRight(g.Path, "/") == strings.TrimRight(h.Path, "/") {
+			if g != nil && strings.EqualFold(g.Method, said) && sameAddress(g, h) {
 				moveUp(hits, j, i)
 				break
 			}
