@@ -112,11 +112,37 @@ type address struct {
 	// path only when the catalog's paths say every segment, since
 	// "golang/go" is a slug.
 	loose bool
-	// sent: the path was given in longer prose as where a request is
+	// prose: the path was given in longer prose, as where a request is
 	// sent ("To create a new volume, send a POST request to
-	// `/v2/volumes`."; sentTo). The rest of the prose may ask for more,
-	// so it is never run.
-	sent bool
+	// `/v2/volumes`."; sentTo) or as the endpoint named (namesEndpoint).
+	// The rest of the prose may ask for more, so it is never run.
+	prose bool
+}
+
+// proseForms are the forms in which longer prose gives an address
+// (parseAddress); each has its ablation.
+type proseForms uint8
+
+const (
+	// proseSent: a request sent to the path ("send a POST request to
+	// `/v2/volumes`"; ablation "request-addresses").
+	proseSent proseForms = 1 << iota
+	// proseEndpoint: the path in code quotes, named as the endpoint
+	// ("The `/transfer/get` endpoint fetches a transfer"; ablation
+	// "named-endpoints").
+	proseEndpoint
+)
+
+// proseForms returns the forms of prose that r reads an address in.
+func (r *Router) proseForms() proseForms {
+	var f proseForms
+	if r.tu.requestAddresses {
+		f |= proseSent
+	}
+	if r.tu.namedEndpoints {
+		f |= proseEndpoint
+	}
+	return f
 }
 
 // sentTo returns the method of a request that fields sends to the path at
@@ -135,6 +161,24 @@ func sentTo(fields []string, k int) string {
 	return ""
 }
 
+// namesEndpoint reports whether fields[k], a path, is written in code
+// quotes and named as one endpoint, by the word after or before it: "The
+// `/transfer/get` endpoint fetches a transfer", "Use the
+// `/bank_transfer/create` endpoint to initiate a new bank transfer",
+// "call the endpoint `/users/me`". Prose that names several ("only the
+// `/spells` and `/monsters` endpoints support filtering") is about them,
+// not a request of one, and a path out of quotes may be any word with a
+// slash ("read/write endpoint").
+func namesEndpoint(fields []string, k int) bool {
+	if !strings.HasPrefix(fields[k], "`") {
+		return false
+	}
+	endpoint := func(i int) bool {
+		return i >= 0 && i < len(fields) && strings.EqualFold(strings.TrimRight(fields[i], ".,;:!?)"), "endpoint")
+	}
+	return endpoint(k+1) || endpoint(k-1)
+}
+
 // httpMethods are the methods a request may name before a path.
 var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}
 
@@ -143,7 +187,7 @@ var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}
 // return"). In longer prose a path is a reference, not the request:
 // "Deprecated, please use /recipe/{recipeId}/photos" asks for another
 // operation than the one it names; unless a request is sent to it
-// (sentTo).
+// (sentTo) or it is named as the endpoint (namesEndpoint).
 const maxAddressWords = 3
 
 // parseAddress finds the HTTP path in intent: the first word with a slash
@@ -152,15 +196,16 @@ const maxAddressWords = 3
 // "read/write") are loose: a slug or a pair of words, unless the
 // catalog's paths say both (lookupAddress decides). A URL's scheme
 // and host, and a query string, are dropped. A request of more than
-// maxAddressWords other words gives no address, unless it sends a request
-// to the path (sentTo) and sent is true (ablation "request-addresses").
-func parseAddress(intent string, sent bool) (address, bool) {
+// maxAddressWords other words gives no address, unless it gives the path
+// in one of the forms of prose allowed (proseForms): a request sent to it
+// (sentTo), or the endpoint named (namesEndpoint).
+func parseAddress(intent string, forms proseForms) (address, bool) {
 	if !strings.Contains(intent, "/") {
 		return address{}, false
 	}
 	fields := strings.Fields(intent)
 	prose := len(fields) > maxAddressWords+2
-	if prose && !sent {
+	if prose && forms == 0 {
 		return address{}, false
 	}
 	for k, tok := range fields {
@@ -171,16 +216,19 @@ func parseAddress(intent string, sent bool) (address, bool) {
 		a := address{}
 		switch {
 		case prose:
-			if a.method = sentTo(fields, k); a.method == "" {
+			if forms&proseSent != 0 {
+				a.method = sentTo(fields, k)
+			}
+			if a.method == "" && (forms&proseEndpoint == 0 || !namesEndpoint(fields, k)) {
 				continue
 			}
-			a.sent = true
+			a.prose = true
 		case k > 0:
 			if up := strings.ToUpper(strings.TrimRight(fields[k-1], ":")); slices.Contains(httpMethods, up) {
 				a.method = up
 			}
 		}
-		if a.method == "" && len(fields) > maxAddressWords+1 {
+		if a.method == "" && !a.prose && len(fields) > maxAddressWords+1 {
 			return address{}, false // the path and the words allowed, no method
 		}
 		rooted := strings.HasPrefix(word, "/")
@@ -247,7 +295,7 @@ func fit(s, g []uint32) (literals int, ok bool) {
 //
 // The decision is run when the request gives a method and exactly one
 // operation fits best with it, unless the request is longer prose that
-// sends a request there (address.sent); otherwise choose. A path alone leaves the
+// gives the path (address.prose); otherwise choose. A path alone leaves the
 // action unsaid, even where only a GET is there: "Deprecated, use
 // /projects/{id}/strings" names a path and asks for something else.
 // When the method given fits an operation f hides ("DELETE /gists/aa5a3" on a read-only server), the
@@ -258,7 +306,7 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 	if !r.tu.addresses {
 		return Result{}, false
 	}
-	a, ok := parseAddress(intent, r.tu.requestAddresses)
+	a, ok := parseAddress(intent, r.proseForms())
 	if !ok {
 		return Result{}, false
 	}
@@ -329,7 +377,7 @@ func (r *Router) lookupAddress(intent string, f Filter, limit int) (Result, bool
 		res.Decision = DecisionNoMatch
 	case len(res.Candidates) == 0:
 		return Result{}, false
-	case top == 1 && res.Candidates[0].Confidence == 1 && a.method != "" && !a.sent:
+	case top == 1 && res.Candidates[0].Confidence == 1 && a.method != "" && !a.prose:
 		res.Decision = DecisionRun
 	default:
 		res.Decision = DecisionChoose

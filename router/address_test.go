@@ -69,11 +69,14 @@ func TestParseAddress(t *testing.T) {
 		"golang/go":                          {segs: []string{"golang", "go"}, loose: true},
 		"GET `/v2/volumes`.":                 {method: "GET", segs: []string{"v2", "volumes"}},
 		// Prose that sends a request to a path gives it.
-		"To create a new volume, send a POST request to `/v2/volumes`.":               {method: "POST", segs: []string{"v2", "volumes"}, sent: true},
-		"To delete a Droplet, send a `DELETE` request to `/v2/droplets/$DROPLET_ID`.": {method: "DELETE", segs: []string{"v2", "droplets", "{"}, sent: true},
+		"To create a new volume, send a POST request to `/v2/volumes`.":               {method: "POST", segs: []string{"v2", "volumes"}, prose: true},
+		"To delete a Droplet, send a `DELETE` request to `/v2/droplets/$DROPLET_ID`.": {method: "DELETE", segs: []string{"v2", "droplets", "{"}, prose: true},
+		// Prose that names the endpoint gives it, with no method.
+		"The `/transfer/sweep/get` endpoint fetches a sweep corresponding to the given `sweep_id`.": {segs: []string{"transfer", "sweep", "get"}, prose: true},
+		"Call the endpoint `/users/me` to read the account you are signed in as.":                   {segs: []string{"users", "me"}, prose: true},
 	} {
-		got, ok := parseAddress(in, true)
-		if !ok || got.method != want.method || !slices.Equal(got.segs, want.segs) || got.loose != want.loose || got.sent != want.sent {
+		got, ok := parseAddress(in, proseSent|proseEndpoint)
+		if !ok || got.method != want.method || !slices.Equal(got.segs, want.segs) || got.loose != want.loose || got.prose != want.prose {
 			t.Errorf("parseAddress(%q) = %+v %v, want %+v", in, got, ok, want)
 		}
 	}
@@ -82,14 +85,22 @@ func TestParseAddress(t *testing.T) {
 	for _, in := range []string{"golang", "https://example.com", "see the docs", "a b c d e f /x/y",
 		"Deprecated; use `GET /v2/editorial/images/categories` instead.",
 		"Identical to `GET /repositories/{workspace}/{repo_slug}/commits`, except that POST allows clients to send long lists",
+		// Several endpoints named are talked about, not called; a path
+		// out of code quotes may be any words with a slash.
+		"Currently only the `/spells` and `/monsters` endpoints support filtering with query parameters.",
+		"This is the read/write endpoint for the notes of a project.",
 	} {
-		if got, ok := parseAddress(in, true); ok {
+		if got, ok := parseAddress(in, proseSent|proseEndpoint); ok {
 			t.Errorf("parseAddress(%q) = %+v, want none", in, got)
 		}
 	}
 	const sent = "To create a new volume, send a POST request to `/v2/volumes`."
-	if got, ok := parseAddress(sent, false); ok {
+	if got, ok := parseAddress(sent, proseEndpoint); ok {
 		t.Errorf("parseAddress(%q) with request-addresses off = %+v, want none", sent, got)
+	}
+	const named = "Use the `/transfer/create` endpoint to initiate a new transfer."
+	if got, ok := parseAddress(named, proseSent); ok {
+		t.Errorf("parseAddress(%q) with named-endpoints off = %+v, want none", named, got)
 	}
 }
 
@@ -128,6 +139,26 @@ func TestARequestSentToAPathIsAnswered(t *testing.T) {
 	}
 	const q = "To create a new volume, send a POST request to `/v2/volumes`."
 	leadsOnlyWith(t, ops, "request-addresses", map[string]string{q: "do.block_storage.post_v2_volumes"})
+	if res := New(ops, Options{}).Search(q, Filter{}, 5); res.Decision != DecisionChoose {
+		t.Errorf("%q: %s, want choose", q, res.Decision)
+	}
+}
+
+// A request that names, in code quotes, the endpoint it wants ("The
+// `/transfer/sweep/get` endpoint fetches a sweep", as a payments API
+// describes each of its calls) is answered by that address. The words
+// stage leads with the bank transfer's sweep, whose text says more of the
+// request's words. The answer is never run: the rest of the prose may ask
+// for more than the path says.
+func TestAnEndpointNamedInProseIsAnswered(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("pay.bank_transfer.post_bank_transfer_sweep_get", "POST", "Fetches information about the sweep corresponding to the given sweep_id.", "/bank_transfer/sweep/get", operations.KindWrite),
+		httpOp("pay.transfer.post_transfer_sweep_get", "POST", "Retrieve a sweep.", "/transfer/sweep/get", operations.KindWrite),
+		httpOp("pay.transfer.post_transfer_sweep_list", "POST", "List sweeps.", "/transfer/sweep/list", operations.KindWrite),
+		httpOp("pay.transfer.post_transfer_get", "POST", "Retrieve a transfer.", "/transfer/get", operations.KindWrite),
+	}
+	const q = "The `/transfer/sweep/get` endpoint fetches information about the sweep corresponding to the given `sweep_id`."
+	leadsOnlyWith(t, ops, "named-endpoints", map[string]string{q: "pay.transfer.post_transfer_sweep_get"})
 	if res := New(ops, Options{}).Search(q, Filter{}, 5); res.Decision != DecisionChoose {
 		t.Errorf("%q: %s, want choose", q, res.Decision)
 	}

@@ -369,8 +369,11 @@
 //     best. In longer prose a path is a reference ("deprecated, use
 //     /x/{id}"), left to the words, unless the prose sends a request
 //     there ("To create a new volume, send a POST request to
-//     `/v2/volumes`.": sentTo, ablation "request-addresses"), which is
-//     answered by the address and never run.
+//     `/v2/volumes`.": sentTo, ablation "request-addresses") or names
+//     the path in code quotes as the one endpoint it is about ("The
+//     `/transfer/get` endpoint fetches a transfer": namesEndpoint,
+//     ablation "named-endpoints"); such prose is answered by the
+//     address and never run.
 //
 // # Confidence and decision
 //
