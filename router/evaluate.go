@@ -216,6 +216,12 @@ type Metrics struct {
 	// included) and the runs on a query that no operation serves.
 	AskRunRate   float64 `json:"ask_run_rate"`
 	AskFalseRuns int     `json:"ask_false_runs"`
+	// AskFalseExecuted counts the AskFalseRuns whose operation requires
+	// no parameter: an ask with an intent and no params executes those.
+	// The rest need parameters the intent alone does not give, so such an
+	// ask answers invalid_params naming the operation and executes
+	// nothing; an agent that fills them in still calls the wrong one.
+	AskFalseExecuted int `json:"ask_false_executed"`
 	// EmptyRate is the share of labelled queries answered with no
 	// candidate at all: the agent is told the catalog cannot do it.
 	EmptyRate float64 `json:"empty_rate"`
@@ -261,8 +267,10 @@ type Miss struct {
 	Decision Decision `json:"decision"`
 	Rank     int      `json:"rank"` // rank of the first label, 0 when not in the top 10
 	// AskRan is the operation an intent-only ask would run when it is not
-	// a label (an ask false run), else "".
-	AskRan string `json:"ask_ran,omitempty"`
+	// a label (an ask false run), else "". AskExecuted: it requires no
+	// parameter, so an ask with no params executes it.
+	AskRan      string `json:"ask_ran,omitempty"`
+	AskExecuted bool   `json:"ask_executed,omitempty"`
 	// ReadAsWrite: the request reads (no label is a write), and the
 	// router took it as a write: its verb, the leader, or the write an
 	// intent-only ask names (the reads→writes share counts these).
@@ -295,8 +303,10 @@ type qres struct {
 	// candidate; askRight: that candidate is a label. askWarns: that
 	// search says the request asks for a write (WritesWarned).
 	askRuns, askRight, askWarns bool
-	// askRan: the label of what ask runs, when it runs.
-	askRan string
+	// askRan: the label of what ask runs, when it runs; askBare: that
+	// operation requires no parameter (requiresNothing).
+	askRan  string
+	askBare bool
 }
 
 // Evaluate runs every query through r and measures the ranking (top-1,
@@ -351,6 +361,7 @@ func (t *Tally) Add(r *Router, queries []Query, o EvalOptions) {
 			if a.Decision == DecisionRun {
 				x.askRuns = true
 				x.askRan = label(a.Candidates[0].Op)
+				x.askBare = requiresNothing(a.Candidates[0].Op)
 				x.askRight = slices.Contains(q.Labels, x.askRan)
 			}
 			// ask answers a hidden write with not_read_only.
@@ -405,7 +416,7 @@ func (t *Tally) Report(misses bool) Report {
 			}
 			m := Miss{Query: x.q.Query, Labels: x.q.Labels, Got: x.ids, Decision: x.decision, ReadAsWrite: readAsWrite, Source: x.q.Source}
 			if askWrong {
-				m.AskRan = x.askRan
+				m.AskRan, m.AskExecuted = x.askRan, x.askBare
 			}
 			if len(m.Got) > 5 {
 				m.Got = m.Got[:5]
@@ -431,6 +442,9 @@ func metrics(res []qres) Metrics {
 		lats = append(lats, x.lat)
 		if x.askRuns && !x.askRight {
 			m.AskFalseRuns++
+			if x.askBare {
+				m.AskFalseExecuted++
+			}
 		}
 		if x.decision == DecisionNoMatch {
 			predNo++
@@ -580,4 +594,18 @@ func metrics(res []qres) Metrics {
 		m.LatencyP99us = float64(lats[min(len(lats)-1, len(lats)*99/100)].Nanoseconds()) / 1e3
 	}
 	return m
+}
+
+// requiresNothing reports whether op's input schema requires no
+// property: an ask with an intent and no params passes its validation and
+// executes it. A schema that does not parse requires something the
+// server cannot tell, and validation refuses it.
+func requiresNothing(op *operations.Operation) bool {
+	if len(op.Input) == 0 {
+		return true
+	}
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	return json.Unmarshal(op.Input, &schema) == nil && len(schema.Required) == 0
 }

@@ -1330,21 +1330,31 @@ func bankOps() []*operations.Operation {
 // false run of ask's, which the filtered-runs rule removes, and with it
 // the write named as what the request asks for (writes warned); the read
 // asked for runs either way. The misses name what ask ran by mistake.
+// The list takes no parameter, so an ask with no params executes it;
+// where its path's api_key is required, the same ask names it, fails
+// validation and executes nothing.
 func TestEvaluateCountsWhatAskRuns(t *testing.T) {
 	qs := []Query{
 		{Query: "transfer balance", Labels: []string{"bank.transfers.post_balance_transfers"}},
 		{Query: "list the balance transfers", Labels: []string{"bank.transfers.get_balance_transfers"}},
 	}
+	keyed := bankOps()
+	for _, op := range keyed {
+		op.Input = json.RawMessage(`{"type":"object","properties":{"api_key":{"type":"string"}},"required":["api_key"]}`)
+	}
 	for _, c := range []struct {
+		ops      []*operations.Operation
 		ablate   []string
 		runs     float64
 		falseRun int
+		executed int
 		warned   float64
-	}{{nil, 0.5, 0, 1}, {[]string{"filtered-runs"}, 1, 1, 0}} {
-		rep := Evaluate(New(bankOps(), Options{Ablate: c.ablate}), qs, EvalOptions{Misses: true})
+	}{{bankOps(), nil, 0.5, 0, 0, 1}, {bankOps(), []string{"filtered-runs"}, 1, 1, 1, 0}, {keyed, []string{"filtered-runs"}, 1, 1, 0, 0}} {
+		rep := Evaluate(New(c.ops, Options{Ablate: c.ablate}), qs, EvalOptions{Misses: true})
 		m := rep.All
-		if m.AskRunRate != c.runs || m.AskFalseRuns != c.falseRun || m.WritesWarned != c.warned {
-			t.Errorf("ablate %v: ask runs %.2f, ask false runs %d, writes warned %.2f; want %.2f, %d and %.2f", c.ablate, m.AskRunRate, m.AskFalseRuns, m.WritesWarned, c.runs, c.falseRun, c.warned)
+		if m.AskRunRate != c.runs || m.AskFalseRuns != c.falseRun || m.AskFalseExecuted != c.executed || m.WritesWarned != c.warned {
+			t.Errorf("ablate %v: ask runs %.2f, ask false runs %d (%d executed), writes warned %.2f; want %.2f, %d (%d) and %.2f",
+				c.ablate, m.AskRunRate, m.AskFalseRuns, m.AskFalseExecuted, m.WritesWarned, c.runs, c.falseRun, c.executed, c.warned)
 		}
 		var askRan []string
 		for _, x := range rep.Misses {

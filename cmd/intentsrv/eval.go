@@ -275,7 +275,7 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 		fmt.Fprintf(w, "%d operations (index built in %s), %d queries\n\n", first.rep.NumOps, first.build.Round(time.Millisecond), first.rep.Queries)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "set\trouter\tn\ttop-1\trecall@5\thit@5\tMRR\tnDCG@10\tempty\tlow\tfalse runs\tfalse deletes\task runs\task false\treads→writes\twrites warned\tno-match P\tno-match R\trun rate\trun P\tchoose P\tlow P\tp50 µs\tp99 µs\t")
+	fmt.Fprintln(tw, "set\trouter\tn\ttop-1\trecall@5\thit@5\tMRR\tnDCG@10\tempty\tlow\tfalse runs\tfalse deletes\task runs\task false\task executes false\treads→writes\twrites warned\tno-match P\tno-match R\trun rate\trun P\tchoose P\tlow P\tp50 µs\tp99 µs\t")
 	row := func(set, name string, m router.Metrics) {
 		nm := func(v float64, n int) string {
 			if n == 0 {
@@ -283,8 +283,8 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 			}
 			return fmt.Sprintf("%.3f", v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.3f\t%d\t%.3f\t%.3f\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
-			set, name, m.N, m.Top1, m.Recall5, m.Hit5, m.MRR, m.NDCG10, m.EmptyRate, m.LowRate, m.FalseRuns, m.FalseDeletes, m.AskRunRate, m.AskFalseRuns, m.ReadsAsWrites, m.WritesWarned,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.3f\t%d\t%d\t%.3f\t%.3f\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.0f\t\n",
+			set, name, m.N, m.Top1, m.Recall5, m.Hit5, m.MRR, m.NDCG10, m.EmptyRate, m.LowRate, m.FalseRuns, m.FalseDeletes, m.AskRunRate, m.AskFalseRuns, m.AskFalseExecuted, m.ReadsAsWrites, m.WritesWarned,
 			nm(m.NoMatchPrec, m.NNoMatch), nm(m.NoMatchRec, m.NNoMatch), m.RunRate, m.RunPrecision, m.Top1Choose, m.Top1Low,
 			m.LatencyP50us, m.LatencyP99us)
 	}
@@ -314,7 +314,11 @@ func printEval(w io.Writer, variants []evalVariant, misses bool) {
 				fmt.Fprintf(w, "    asked of %s\n", m.Source)
 			}
 			if m.AskRan != "" {
-				fmt.Fprintf(w, "    an intent-only ask runs %s\n", m.AskRan)
+				executes := ", which needs params: nothing executes"
+				if m.AskExecuted {
+					executes = ", which needs no params: it executes"
+				}
+				fmt.Fprintf(w, "    an intent-only ask runs %s%s\n", m.AskRan, executes)
 			}
 			if m.ReadAsWrite {
 				fmt.Fprintln(w, "    a read taken as a write")
