@@ -31,7 +31,12 @@
 //     /users/{username}/repos) has "me" indexed in its path (ablation
 //     "caller-paths"). "The authenticated (current, logged-in,
 //     signed-in) user" in a request means the caller as "my" does, its
-//     words matched as well (ablation "caller-phrases").
+//     words matched as well (ablation "caller-phrases"). A request about
+//     some other user ("a user", "the specified user", "a given user's
+//     keys") puts the operation on another user's path (GET
+//     /users/{username}/gpg_keys) before its twin on the caller's (GET
+//     /user/gpg_keys), whose text tends to say more of the request's
+//     words (othersFirst, after the re-ranker; ablation "another-user").
 //     In queries, values are not words
 //     (maskValues): slugs and paths ("octocat/hello-world",
 //     "src/main.go"), URLs, e-mail addresses, lower-case host and file

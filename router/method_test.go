@@ -733,6 +733,32 @@ func TestOtherWordsForMeInAPath(t *testing.T) {
 	})
 }
 
+// TestAnotherUserIsNotTheCaller: a request about some user ("a user",
+// "the specified user") asks for the operation on another user's path,
+// GET /users/{username}/gpg_keys, not its twin on the caller's,
+// GET /user/gpg_keys, whose text says every word of the request ("for
+// the authenticated user") while the other's text is withheld, as the
+// corpus benchmark withholds it, and its path says fewer. The caller's still answers
+// the caller, and "as a user" is who the caller is.
+func TestAnotherUserIsNotTheCaller(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("code.users.get_user_gpg_keys", "GET", "List GPG keys for the authenticated user. Lists the current user's GPG keys.", "/user/gpg_keys", operations.KindRead),
+		httpOp("code.users.get_users_username_gpg_keys", "GET", "", "/users/{username}/gpg_keys", operations.KindRead),
+		httpOp("code.users.post_user_gpg_keys", "POST", "Adds a GPG key to the authenticated user's account.", "/user/gpg_keys", operations.KindWrite),
+		httpOp("code.users.get_users_username", "GET", "Gets a user.", "/users/{username}", operations.KindRead),
+		httpOp("code.users.get_user", "GET", "Gets the authenticated user.", "/user", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "another-user", map[string]string{
+		"Lists the GPG keys for a user.":          "code.users.get_users_username_gpg_keys",
+		"list the gpg keys of the specified user": "code.users.get_users_username_gpg_keys",
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"List GPG keys for the authenticated user": "code.users.get_user_gpg_keys",
+		"my gpg keys": "code.users.get_user_gpg_keys",
+		"as a user, list the GPG keys of the current user": "code.users.get_user_gpg_keys",
+	})
+}
+
 func TestABareSingularPathIsTheCaller(t *testing.T) {
 	// The user-scoped operations' descriptions speak of the
 	// authenticated user more than the caller's own do, as GitHub's

@@ -963,3 +963,67 @@ func (r *Router) extentFirst(words []string, hits []hit, limit int) {
 		}
 	}
 }
+
+// namesAnotherUser reports whether words speak of a user other than the
+// caller: "a user", "the specified user", "a given user's keys", "one
+// user is following another user". A user met as who the caller is
+// ("when authenticating as a user") is the caller.
+func namesAnotherUser(words []string) bool {
+	for i := 1; i < len(words); i++ {
+		if words[i] != callerNoun {
+			continue
+		}
+		switch words[i-1] {
+		case "a", "an", "another", "any", "specified", "given", "particular", "single", "some", "each", "other":
+			if i < 2 || words[i-2] != "as" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// othersFirst reorders the first limit of hits of a request about a user
+// other than the caller (namesAnotherUser) so that an operation on the
+// caller's path (index.callers: GET /user/gpg_keys) does not stand before
+// its twin on another user's (GET /users/{username}/gpg_keys,
+// callerTwin): "Lists the GPG keys for a user" asks for the second, which
+// led less only because the first's text says every word of it ("List
+// GPG keys for the authenticated user"). The scope is the path's, not
+// the words' (ablation "another-user").
+func (r *Router) othersFirst(words []string, hits []hit, limit int) {
+	if r.idx.callers == nil || !namesAnotherUser(words) {
+		return
+	}
+	n := min(len(hits), rerankPool)
+	for i := 0; i < min(limit, n); i++ {
+		if !r.idx.callers[hits[i].d] {
+			continue
+		}
+		for j := i + 1; j < n; j++ {
+			if r.callerTwin(hits[i].d, hits[j].d) {
+				moveUp(hits, j, i)
+				break
+			}
+		}
+	}
+}
+
+// callerTwin reports whether operation b is operation a on another
+// user's path: the same method, and a's path with its caller segment
+// ("user") replaced by the plural and a parameter (/user/keys and
+// /users/{username}/keys, /orgs/{org}/user/x and /orgs/{org}/users/{id}/x).
+func (r *Router) callerTwin(a, b uint32) bool {
+	ha, hb := r.ops[a].HTTP, r.ops[b].HTTP
+	if ha == nil || hb == nil || !strings.EqualFold(ha.Method, hb.Method) {
+		return false
+	}
+	sa, sb := r.paths.of(int(a)), r.paths.of(int(b))
+	self, ok := r.paths.ids[callerNoun]
+	others, ok2 := r.paths.ids[callerNoun+"s"]
+	i := slices.Index(sa, self)
+	if !ok || !ok2 || i < 0 || len(sb) != len(sa)+1 {
+		return false
+	}
+	return sb[i] == others && sb[i+1] == paramSeg && slices.Equal(sa[:i], sb[:i]) && slices.Equal(sa[i+1:], sb[i+2:])
+}
