@@ -254,7 +254,14 @@
 //     change is a PATCH ("partially update the specified ConfigMap"), a
 //     replacement a PUT ("Create or replace an existing formula"; one
 //     that "replaces only the properties specified" is a part;
-//     extentFirst, ablation "part-or-whole"). A read
+//     extentFirst, ablation "part-or-whole"). A deprecated operation
+//     has the current one that took its place first: the same method,
+//     its path the end of the current one's, a resource and the
+//     parameter that picks one of it (GitHub's legacy DELETE
+//     /teams/{team_id}/discussions/{n} behind DELETE
+//     /orgs/{org}/teams/{team_slug}/discussions/{n}), unless the request
+//     says "legacy" or "deprecated" (currentFirst, ablation
+//     "current-first"). A read
 //     that names one thing and no collection (readsOne) has the read of
 //     an item before the read of its collection (GET .../themes/{id}
 //     before GET .../themes for "Returns an existing theme for an app";

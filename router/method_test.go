@@ -733,6 +733,30 @@ func TestOtherWordsForMeInAPath(t *testing.T) {
 	})
 }
 
+// TestADeprecatedRouteGivesWayToItsSuccessor: GitHub's legacy team
+// routes (/teams/{team_id}/...) are deprecated for the same calls under
+// /orgs/{org}/teams/{team_slug}/...; the legacy one's text says the
+// request as well, so it led. A request about the old route by name
+// keeps it first, and a deprecated list beside a scoped one is no
+// successor's: "List conversations" is all of them, not a user's.
+func TestADeprecatedRouteGivesWayToItsSuccessor(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("gh.teams.delete_discussion_legacy", "DELETE", "Delete a discussion from a team's page.", "/teams/{team_id}/discussions/{discussion_number}", operations.KindDestructive),
+		httpOp("gh.teams.delete_discussion_in_org", "DELETE", "", "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}", operations.KindDestructive),
+		httpOp("gh.teams.get_discussion_in_org", "GET", "", "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}", operations.KindRead),
+		httpOp("chat.conversations.list", "GET", "List all conversations.", "/conversations", operations.KindRead),
+		httpOp("chat.users.list_conversations", "GET", "", "/users/{user_id}/conversations", operations.KindRead),
+	}
+	ops[0].Deprecated, ops[3].Deprecated = true, true
+	leadsOnlyWith(t, ops, "current-first", map[string]string{
+		"Delete a discussion from a team's page": "gh.teams.delete_discussion_in_org",
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"Delete a discussion from a team's page (Legacy)": "gh.teams.delete_discussion_legacy",
+		"List all conversations":                          "chat.conversations.list",
+	})
+}
+
 // TestAnotherUserIsNotTheCaller: a request about some user ("a user",
 // "the specified user") asks for the operation on another user's path,
 // GET /users/{username}/gpg_keys, not its twin on the caller's,

@@ -1027,3 +1027,51 @@ func (r *Router) callerTwin(a, b uint32) bool {
 	}
 	return sb[i] == others && sb[i+1] == paramSeg && slices.Equal(sa[:i], sb[:i]) && slices.Equal(sa[i+1:], sb[i+2:])
 }
+
+// currentFirst reorders the first limit of hits so that a deprecated
+// operation does not stand before the current one that took its place
+// (succeeds): GitHub's legacy DELETE /teams/{team_id}/discussions/{n}
+// led "Delete a discussion", whose text it says as well as DELETE
+// /orgs/{org}/teams/{team_slug}/discussions/{n} does, and an agent given
+// it would build on a route that is going away. A request that asks for
+// the old route by name ("Get a team (Legacy)", "the deprecated
+// lifecycle call") keeps its order (ablation "current-first").
+func (r *Router) currentFirst(words []string, hits []hit, limit int) {
+	if slices.Contains(words, "legacy") || slices.Contains(words, "deprecated") {
+		return
+	}
+	n := min(len(hits), rerankPool)
+	for i := 0; i < min(limit, n); i++ {
+		if !r.ops[hits[i].d].Deprecated {
+			continue
+		}
+		for j := i + 1; j < n; j++ {
+			if !r.ops[hits[j].d].Deprecated && r.succeeds(hits[j].d, hits[i].d) {
+				moveUp(hits, j, i)
+				break
+			}
+		}
+	}
+}
+
+// succeeds reports whether operation cur does what the deprecated old
+// did under a longer address: the same method, and old's path the end of
+// cur's, naming a resource and the parameter that picks one of it (GitHub
+// moved /teams/{team_id}/... under /orgs/{org}/teams/{team_slug}/...,
+// Microsoft Graph /identityProviders/{id} under /identity/...). A suffix
+// of parameters alone fits any path ("/{Bucket}"), and one of a
+// collection alone is as likely a scoped list beside the whole one
+// (GET /conversations, GET /users/{user_id}/conversations) as its
+// successor.
+func (r *Router) succeeds(cur, old uint32) bool {
+	hc, ho := r.ops[cur].HTTP, r.ops[old].HTTP
+	if hc == nil || ho == nil || !strings.EqualFold(hc.Method, ho.Method) {
+		return false
+	}
+	sc, so := r.paths.of(int(cur)), r.paths.of(int(old))
+	if len(sc) <= len(so) || !slices.Equal(sc[len(sc)-len(so):], so) {
+		return false
+	}
+	literal := slices.ContainsFunc(so, func(s uint32) bool { return s != paramSeg })
+	return literal && slices.Contains(so, paramSeg)
+}

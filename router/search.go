@@ -319,6 +319,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.anotherUser {
 		r.othersFirst(sc.words, hits, limit)
 	}
+	if r.tu.currentFirst {
+		r.currentFirst(sc.words, hits, limit)
+	}
 	if r.tu.itemsFirst {
 		r.itemsFirst(groups, qverb, hits, limit, sc)
 	}
