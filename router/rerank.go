@@ -948,15 +948,27 @@ func (r *Router) extentFirst(words []string, hits []hit, limit int) {
 	if said == "" {
 		return
 	}
+	putBefore(hits, limit, func(d uint32) bool {
+		h := r.ops[d].HTTP
+		return h != nil && strings.EqualFold(h.Method, twin)
+	}, func(d, b uint32) bool {
+		g := r.ops[b].HTTP
+		return g != nil && strings.EqualFold(g.Method, said) && sameAddress(g, r.ops[d].HTTP)
+	})
+}
+
+// putBefore reorders the first limit of hits, within the re-ranker's
+// pool: a candidate d that yields reports moves behind the first later
+// candidate b of the pool that takes its place (rival(d, b)). extentFirst,
+// othersFirst and currentFirst are its readings of which takes whose.
+func putBefore(hits []hit, limit int, yields func(d uint32) bool, rival func(d, b uint32) bool) {
 	n := min(len(hits), rerankPool)
 	for i := 0; i < min(limit, n); i++ {
-		h := r.ops[hits[i].d].HTTP
-		if h == nil || !strings.EqualFold(h.Method, twin) {
+		if !yields(hits[i].d) {
 			continue
 		}
 		for j := i + 1; j < n; j++ {
-			g := r.ops[hits[j].d].HTTP
-			if g != nil && strings.EqualFold(g.Method, said) && sameAddress(g, h) {
+			if rival(hits[i].d, hits[j].d) {
 				moveUp(hits, j, i)
 				break
 			}
@@ -995,18 +1007,7 @@ func (r *Router) othersFirst(words []string, hits []hit, limit int) {
 	if r.idx.callers == nil || !namesAnotherUser(words) {
 		return
 	}
-	n := min(len(hits), rerankPool)
-	for i := 0; i < min(limit, n); i++ {
-		if !r.idx.callers[hits[i].d] {
-			continue
-		}
-		for j := i + 1; j < n; j++ {
-			if r.callerTwin(hits[i].d, hits[j].d) {
-				moveUp(hits, j, i)
-				break
-			}
-		}
-	}
+	putBefore(hits, limit, func(d uint32) bool { return r.idx.callers[d] }, r.callerTwin)
 }
 
 // callerTwin reports whether operation b is operation a on another
@@ -1014,8 +1015,7 @@ func (r *Router) othersFirst(words []string, hits []hit, limit int) {
 // ("user") replaced by the plural and a parameter (/user/keys and
 // /users/{username}/keys, /orgs/{org}/user/x and /orgs/{org}/users/{id}/x).
 func (r *Router) callerTwin(a, b uint32) bool {
-	ha, hb := r.ops[a].HTTP, r.ops[b].HTTP
-	if ha == nil || hb == nil || !strings.EqualFold(ha.Method, hb.Method) {
+	if !r.sameMethod(a, b) {
 		return false
 	}
 	sa, sb := r.paths.of(int(a)), r.paths.of(int(b))
@@ -1040,18 +1040,9 @@ func (r *Router) currentFirst(words []string, hits []hit, limit int) {
 	if slices.Contains(words, "legacy") || slices.Contains(words, "deprecated") {
 		return
 	}
-	n := min(len(hits), rerankPool)
-	for i := 0; i < min(limit, n); i++ {
-		if !r.ops[hits[i].d].Deprecated {
-			continue
-		}
-		for j := i + 1; j < n; j++ {
-			if !r.ops[hits[j].d].Deprecated && r.succeeds(hits[j].d, hits[i].d) {
-				moveUp(hits, j, i)
-				break
-			}
-		}
-	}
+	putBefore(hits, limit, func(d uint32) bool { return r.ops[d].Deprecated }, func(d, b uint32) bool {
+		return !r.ops[b].Deprecated && r.succeeds(b, d)
+	})
 }
 
 // succeeds reports whether operation cur does what the deprecated old
@@ -1064,8 +1055,7 @@ func (r *Router) currentFirst(words []string, hits []hit, limit int) {
 // (GET /conversations, GET /users/{user_id}/conversations) as its
 // successor.
 func (r *Router) succeeds(cur, old uint32) bool {
-	hc, ho := r.ops[cur].HTTP, r.ops[old].HTTP
-	if hc == nil || ho == nil || !strings.EqualFold(hc.Method, ho.Method) {
+	if !r.sameMethod(cur, old) {
 		return false
 	}
 	sc, so := r.paths.of(int(cur)), r.paths.of(int(old))
@@ -1074,4 +1064,11 @@ func (r *Router) succeeds(cur, old uint32) bool {
 	}
 	literal := slices.ContainsFunc(so, func(s uint32) bool { return s != paramSeg })
 	return literal && slices.Contains(so, paramSeg)
+}
+
+// sameMethod reports whether operations a and b are HTTP operations with
+// one method.
+func (r *Router) sameMethod(a, b uint32) bool {
+	ha, hb := r.ops[a].HTTP, r.ops[b].HTTP
+	return ha != nil && hb != nil && strings.EqualFold(ha.Method, hb.Method)
 }
