@@ -167,10 +167,14 @@ func sentTo(fields []string, k int) string {
 // `/bank_transfer/create` endpoint to initiate a new bank transfer",
 // "call the endpoint `/users/me`". Prose that names several ("only the
 // `/spells` and `/monsters` endpoints support filtering") is about them,
-// not a request of one, and a path out of quotes may be any word with a
-// slash ("read/write endpoint").
+// not a request of one, prose that sends the reader elsewhere ("use the
+// `/v2/items` endpoint instead") asks for another operation than the one
+// it names, and a path out of quotes may be any word with a slash
+// ("read/write endpoint").
 func namesEndpoint(fields []string, k int) bool {
-	if !strings.HasPrefix(fields[k], "`") {
+	if !strings.HasPrefix(fields[k], "`") || slices.ContainsFunc(fields, func(f string) bool {
+		return strings.EqualFold(strings.TrimRight(f, ".,;:!?)"), "instead")
+	}) {
 		return false
 	}
 	endpoint := func(i int) bool {

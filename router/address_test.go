@@ -88,6 +88,7 @@ func TestParseAddress(t *testing.T) {
 		// Several endpoints named are talked about, not called; a path
 		// out of code quotes may be any words with a slash.
 		"Currently only the `/spells` and `/monsters` endpoints support filtering with query parameters.",
+		"This call is deprecated: use the `/v2/items` endpoint instead.",
 		"This is the read/write endpoint for the notes of a project.",
 	} {
 		if got, ok := parseAddress(in, proseSent|proseEndpoint); ok {
