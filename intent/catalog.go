@@ -101,6 +101,10 @@ type candidateView struct {
 	// the most telling first ("id, summary, params").
 	Matched []string `json:"matched,omitempty"`
 	Fields  string   `json:"fields,omitempty"`
+	// Deprecated: the API deprecates the operation. Where the current
+	// operation that took its place is among the candidates, the router
+	// ranks it first; this says why the deprecated one is behind it.
+	Deprecated bool `json:"deprecated,omitempty"`
 }
 
 // maxExplainFields bounds the fields a find result names: each costs
@@ -128,14 +132,15 @@ func (s *Server) candidateViews(cands []router.Candidate) []candidateView {
 	out := make([]candidateView, len(cands))
 	for i, c := range cands {
 		out[i] = candidateView{
-			ID:       c.Op.ID,
-			Summary:  clip(c.Op.Summary, summaryClip),
-			Kind:     string(c.Op.Kind),
-			Tool:     s.opts.ToolPrefix + s.verbFor(c.Op),
-			Required: s.info(c.Op).required,
-			Score:    round2(c.Score),
-			Matched:  c.Matched,
-			Fields:   explainFields(c.Fields),
+			ID:         c.Op.ID,
+			Summary:    clip(c.Op.Summary, summaryClip),
+			Kind:       string(c.Op.Kind),
+			Tool:       s.opts.ToolPrefix + s.verbFor(c.Op),
+			Required:   s.info(c.Op).required,
+			Score:      round2(c.Score),
+			Matched:    c.Matched,
+			Fields:     explainFields(c.Fields),
+			Deprecated: c.Op.Deprecated,
 		}
 	}
 	return out

@@ -726,6 +726,46 @@ func TestFindExplainsEachCandidate(t *testing.T) {
 	}
 }
 
+// TestFindSaysWhichCandidateIsDeprecated: a deprecated operation is
+// flagged in find's candidates, so an agent shown it behind its
+// successor learns why; a current one carries no flag.
+func TestFindSaysWhichCandidateIsDeprecated(t *testing.T) {
+	r := operations.NewRegistry()
+	list := func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`[]`), nil
+	}
+	for _, op := range []operations.Operation{
+		{ID: "teams.list_discussions_legacy", Summary: "List discussions of a team by its id", Kind: operations.KindRead, Deprecated: true, Handler: list},
+		{ID: "teams.list_discussions", Summary: "List discussions of a team in an organization", Kind: operations.KindRead, Handler: list},
+	} {
+		if err := r.Register(op); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := call(t, s, ToolFind, `{"intent": "list the discussions of a team"}`)
+	if !env.OK {
+		t.Fatalf("find failed: %+v", env)
+	}
+	var got struct {
+		Candidates []struct {
+			ID         string `json:"id"`
+			Deprecated bool   `json:"deprecated"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal(env.Data, &got); err != nil || len(got.Candidates) != 2 {
+		t.Fatalf("candidates: %v %s", err, env.Data)
+	}
+	for _, c := range got.Candidates {
+		if want := c.ID == "teams.list_discussions_legacy"; c.Deprecated != want {
+			t.Errorf("%s: deprecated %v, want %v", c.ID, c.Deprecated, want)
+		}
+	}
+}
+
 // find never answers "nothing" when some operation shares a word with the
 // intent: weak matches come back flagged low, with the namespaces to
 // browse; only an intent that meets nothing in the catalog is empty.
