@@ -762,8 +762,8 @@ func TestADeprecatedRouteGivesWayToItsSuccessor(t *testing.T) {
 // GET /users/{username}/gpg_keys, not its twin on the caller's,
 // GET /user/gpg_keys, whose text says every word of the request ("for
 // the authenticated user") while the other's text is withheld, as the
-// corpus benchmark withholds it, and its path says fewer. The caller's still answers
-// the caller, and "as a user" is who the caller is.
+// corpus benchmark withholds it, and its path says fewer. The caller's
+// still answers the caller, and "as a user" is who the caller is.
 func TestAnotherUserIsNotTheCaller(t *testing.T) {
 	ops := []*operations.Operation{
 		httpOp("code.users.get_user_gpg_keys", "GET", "List GPG keys for the authenticated user. Lists the current user's GPG keys.", "/user/gpg_keys", operations.KindRead),
