@@ -261,7 +261,11 @@
 //     /teams/{team_id}/discussions/{n} behind DELETE
 //     /orgs/{org}/teams/{team_slug}/discussions/{n}), unless the request
 //     says "legacy" or "deprecated" (currentFirst, ablation
-//     "current-first"). A read
+//     "current-first"). A request that turns a state off ("disable",
+//     "deactivate", "unlock", "unstar") has the DELETE before the PUT at
+//     one address, where the PUT sets the state and the DELETE takes it
+//     away (GitHub's .../lfs, .../lock; unsetFirst, ablation
+//     "unset-deletes"). A read
 //     that names one thing and no collection (readsOne) has the read of
 //     an item before the read of its collection (GET .../themes/{id}
 //     before GET .../themes for "Returns an existing theme for an app";

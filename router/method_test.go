@@ -757,6 +757,29 @@ func TestADeprecatedRouteGivesWayToItsSuccessor(t *testing.T) {
 	})
 }
 
+// TestTurningAStateOffAsksForTheDelete: where an API sets a state with
+// a PUT and takes it away with a DELETE at one address, "disable" and
+// "unlock" ask for the DELETE, which led less because its text is
+// withheld (as the corpus benchmark withholds it) and an update verb
+// favours a PUT. Turning it on still asks for the PUT.
+func TestTurningAStateOffAsksForTheDelete(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("gh.repos.put_lfs", "PUT", "Enables Git LFS for a repository.", "/repos/{owner}/{repo}/lfs", operations.KindWrite),
+		httpOp("gh.repos.delete_lfs", "DELETE", "", "/repos/{owner}/{repo}/lfs", operations.KindDestructive),
+		httpOp("gh.issues.put_lock", "PUT", "Locks an issue's conversation so only collaborators can comment.", "/repos/{owner}/{repo}/issues/{issue_number}/lock", operations.KindWrite),
+		httpOp("gh.issues.delete_lock", "DELETE", "", "/repos/{owner}/{repo}/issues/{issue_number}/lock", operations.KindDestructive),
+		httpOp("gh.repos.get_repo", "GET", "Gets a repository.", "/repos/{owner}/{repo}", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "unset-deletes", map[string]string{
+		"Disable Git LFS for a repository":    "gh.repos.delete_lfs",
+		"unlock the conversation of an issue": "gh.issues.delete_lock",
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"Enable Git LFS for a repository": "gh.repos.put_lfs",
+		"lock an issue's conversation":    "gh.issues.put_lock",
+	})
+}
+
 // TestAnotherUserIsNotTheCaller: a request about some user ("a user",
 // "the specified user") asks for the operation on another user's path,
 // GET /users/{username}/gpg_keys, not its twin on the caller's,

@@ -960,7 +960,8 @@ func (r *Router) extentFirst(words []string, hits []hit, limit int) {
 // putBefore reorders the first limit of hits, within the re-ranker's
 // pool: a candidate d that yields reports moves behind the first later
 // candidate b of the pool that takes its place (rival(d, b)). extentFirst,
-// othersFirst and currentFirst are its readings of which takes whose.
+// othersFirst, currentFirst and unsetFirst are its readings of which
+// takes whose.
 func putBefore(hits []hit, limit int, yields func(d uint32) bool, rival func(d, b uint32) bool) {
 	n := min(len(hits), rerankPool)
 	for i := 0; i < min(limit, n); i++ {
@@ -1071,4 +1072,37 @@ func (r *Router) succeeds(cur, old uint32) bool {
 func (r *Router) sameMethod(a, b uint32) bool {
 	ha, hb := r.ops[a].HTTP, r.ops[b].HTTP
 	return ha != nil && hb != nil && strings.EqualFold(ha.Method, hb.Method)
+}
+
+// unsetFirst reorders the first limit of hits of a request that turns a
+// state off (unsets) so that a PUT does not stand before the DELETE at
+// its address: where an API has both, the PUT sets the state and the
+// DELETE takes it away (GitHub's PUT /repos/{owner}/{repo}/lfs enables
+// Git LFS and the DELETE disables it; PUT .../lock locks an issue, the
+// DELETE unlocks it). "Disable Git LFS for a repository" led with the
+// PUT, whose text says "Git LFS" and "repository" as well and whose
+// method an update verb favours (ablation "unset-deletes").
+func (r *Router) unsetFirst(groups []group, hits []hit, limit int) {
+	if i := requestVerb(groups); i < 0 || !unsets(groups[i].surface) {
+		return
+	}
+	putBefore(hits, limit, func(d uint32) bool {
+		h := r.ops[d].HTTP
+		return h != nil && strings.EqualFold(h.Method, "PUT")
+	}, func(d, b uint32) bool {
+		g := r.ops[b].HTTP
+		return g != nil && strings.EqualFold(g.Method, "DELETE") && sameAddress(g, r.ops[d].HTTP)
+	})
+}
+
+// unsets reports whether verb w turns a state off: "disable",
+// "deactivate", or a reversal of a verb that adds or changes something
+// ("unlock", "unstar", "unfollow"; reversalBase).
+func unsets(w string) bool {
+	w = plural(w)
+	if w == "disable" || w == "deactivate" {
+		return true
+	}
+	_, ok := reversalBase(w)
+	return ok
 }
