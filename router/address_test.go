@@ -138,8 +138,14 @@ func TestARequestSentToAPathIsAnswered(t *testing.T) {
 		httpOp("do.block_storage.get_v2_volumes", "GET", "Lists the block storage volumes.", "/v2/volumes", operations.KindRead),
 		httpOp("do.droplets.delete_v2_droplets_droplet_id", "DELETE", "Deletes a Droplet.", "/v2/droplets/{droplet_id}", operations.KindDestructive),
 	}
-	const q = "To create a new volume, send a POST request to `/v2/volumes`."
-	leadsOnlyWith(t, ops, "request-addresses", map[string]string{q: "do.block_storage.post_v2_volumes"})
+	answeredNotRun(t, ops, "request-addresses", "To create a new volume, send a POST request to `/v2/volumes`.", "do.block_storage.post_v2_volumes")
+}
+
+// answeredNotRun checks that prose giving an address leads with want only
+// when rule is on (leadsOnlyWith), and that the answer is choose, not run.
+func answeredNotRun(t *testing.T, ops []*operations.Operation, rule, q, want string) {
+	t.Helper()
+	leadsOnlyWith(t, ops, rule, map[string]string{q: want})
 	if res := New(ops, Options{}).Search(q, Filter{}, 5); res.Decision != DecisionChoose {
 		t.Errorf("%q: %s, want choose", q, res.Decision)
 	}
@@ -158,9 +164,5 @@ func TestAnEndpointNamedInProseIsAnswered(t *testing.T) {
 		httpOp("pay.transfer.post_transfer_sweep_list", "POST", "List sweeps.", "/transfer/sweep/list", operations.KindWrite),
 		httpOp("pay.transfer.post_transfer_get", "POST", "Retrieve a transfer.", "/transfer/get", operations.KindWrite),
 	}
-	const q = "The `/transfer/sweep/get` endpoint fetches information about the sweep corresponding to the given `sweep_id`."
-	leadsOnlyWith(t, ops, "named-endpoints", map[string]string{q: "pay.transfer.post_transfer_sweep_get"})
-	if res := New(ops, Options{}).Search(q, Filter{}, 5); res.Decision != DecisionChoose {
-		t.Errorf("%q: %s, want choose", q, res.Decision)
-	}
+	answeredNotRun(t, ops, "named-endpoints", "The `/transfer/sweep/get` endpoint fetches information about the sweep corresponding to the given `sweep_id`.", "pay.transfer.post_transfer_sweep_get")
 }

@@ -948,12 +948,18 @@ func (r *Router) extentFirst(words []string, hits []hit, limit int) {
 	if said == "" {
 		return
 	}
+	r.methodBefore(hits, limit, said, twin)
+}
+
+// methodBefore puts, among the first limit of hits, the operation of
+// method first before the one of method other at its address (putBefore).
+func (r *Router) methodBefore(hits []hit, limit int, first, other string) {
 	putBefore(hits, limit, func(d uint32) bool {
 		h := r.ops[d].HTTP
-		return h != nil && strings.EqualFold(h.Method, twin)
+		return h != nil && strings.EqualFold(h.Method, other)
 	}, func(d, b uint32) bool {
 		g := r.ops[b].HTTP
-		return g != nil && strings.EqualFold(g.Method, said) && sameAddress(g, r.ops[d].HTTP)
+		return g != nil && strings.EqualFold(g.Method, first) && sameAddress(g, r.ops[d].HTTP)
 	})
 }
 
@@ -1008,22 +1014,28 @@ func (r *Router) othersFirst(words []string, hits []hit, limit int) {
 	if r.idx.callers == nil || !namesAnotherUser(words) {
 		return
 	}
-	putBefore(hits, limit, func(d uint32) bool { return r.idx.callers[d] }, r.callerTwin)
+	self, ok := r.paths.ids[callerNoun]
+	others, ok2 := r.paths.ids[callerNoun+"s"]
+	if !ok || !ok2 {
+		return
+	}
+	putBefore(hits, limit, func(d uint32) bool { return r.idx.callers[d] }, func(a, b uint32) bool {
+		return r.callerTwin(a, b, self, others)
+	})
 }
 
 // callerTwin reports whether operation b is operation a on another
 // user's path: the same method, and a's path with its caller segment
-// ("user") replaced by the plural and a parameter (/user/keys and
-// /users/{username}/keys, /orgs/{org}/user/x and /orgs/{org}/users/{id}/x).
-func (r *Router) callerTwin(a, b uint32) bool {
+// (self, "user") replaced by the plural (others) and a parameter
+// (/user/keys and /users/{username}/keys, /orgs/{org}/user/x and
+// /orgs/{org}/users/{id}/x).
+func (r *Router) callerTwin(a, b, self, others uint32) bool {
 	if !r.sameMethod(a, b) {
 		return false
 	}
 	sa, sb := r.paths.of(int(a)), r.paths.of(int(b))
-	self, ok := r.paths.ids[callerNoun]
-	others, ok2 := r.paths.ids[callerNoun+"s"]
 	i := slices.Index(sa, self)
-	if !ok || !ok2 || i < 0 || len(sb) != len(sa)+1 {
+	if i < 0 || len(sb) != len(sa)+1 {
 		return false
 	}
 	return sb[i] == others && sb[i+1] == paramSeg && slices.Equal(sa[:i], sb[:i]) && slices.Equal(sa[i+1:], sb[i+2:])
@@ -1083,16 +1095,9 @@ func (r *Router) sameMethod(a, b uint32) bool {
 // PUT, whose text says "Git LFS" and "repository" as well and whose
 // method an update verb favours (ablation "unset-deletes").
 func (r *Router) unsetFirst(groups []group, hits []hit, limit int) {
-	if i := requestVerb(groups); i < 0 || !unsets(groups[i].surface) {
-		return
+	if i := requestVerb(groups); i >= 0 && unsets(groups[i].surface) {
+		r.methodBefore(hits, limit, "DELETE", "PUT")
 	}
-	putBefore(hits, limit, func(d uint32) bool {
-		h := r.ops[d].HTTP
-		return h != nil && strings.EqualFold(h.Method, "PUT")
-	}, func(d, b uint32) bool {
-		g := r.ops[b].HTTP
-		return g != nil && strings.EqualFold(g.Method, "DELETE") && sameAddress(g, r.ops[d].HTTP)
-	})
 }
 
 // unsets reports whether verb w turns a state off: "disable",
