@@ -87,6 +87,19 @@ func callerNamed(words []string, i int) bool {
 	return false
 }
 
+// signedInAs reports whether words[i] opens "logged in" or "signed in"
+// that ends the request or goes on with "as" or "with": the caller,
+// named by how it called ("who am I logged in as"). Before a noun the
+// phrase describes the noun ("the logged in user"; callerNamed), and
+// before anything else it may be a word of the request ("errors
+// logged in the last hour").
+func signedInAs(words []string, i int) bool {
+	if w := words[i]; w != "logged" && w != "signed" || i+1 >= len(words) || words[i+1] != "in" {
+		return false
+	}
+	return i+2 == len(words) || words[i+2] == "as" || words[i+2] == "with"
+}
+
 // designation returns a bit per word of words (the first 64) that a
 // request designates one item of in words rather than by a value: the
 // words after "a specific (single, particular, individual)" ("find a
@@ -228,6 +241,14 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 	}
 	for i := 0; i < len(words) && len(groups) < maxGroups; i++ {
 		w := words[i]
+		if r.tu.signedIn && !r.opts.noSynonyms && r.namesCaller() && signedInAs(words, i) {
+			// "who am I logged in as", "the account I'm signed in
+			// with": the phrase says who is calling, as "me" does,
+			// and nothing of what is asked; "logged" is no log.
+			groups = r.addCaller(groups, true, sc)
+			i++ // "in"
+			continue
+		}
 		// Only the first verb is the query's action ("list all open
 		// tickets": list, and open is a word to match).
 		vc := verbNone

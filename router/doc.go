@@ -31,7 +31,10 @@
 //     /users/{username}/repos) has "me" indexed in its path (ablation
 //     "caller-paths"). "The authenticated (current, logged-in,
 //     signed-in) user" in a request means the caller as "my" does, its
-//     words matched as well (ablation "caller-phrases"). A request about
+//     words matched as well (ablation "caller-phrases"); "logged in" or
+//     "signed in" at the end of a request or before "as" or "with" ("who
+//     am I logged in as") means the caller too, and its words are not
+//     matched: "logged" is no log (ablation "signed-in"). A request about
 //     some other user ("a user", "the specified user", "a given user's
 //     keys") puts the operation on another user's path (GET
 //     /users/{username}/gpg_keys) before its twin on the caller's (GET

@@ -2234,3 +2234,29 @@ func TestTheExtentOfAChangeChoosesPutOrPatch(t *testing.T) {
 		t.Errorf("overwrite a config map: %s, want the PUT offered as an answer", res.Decision)
 	}
 }
+
+func TestSignedInSaysWhoIsCalling(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("code.users.get_user", "GET", "Gets the authenticated user.", "/user", operations.KindRead),
+		httpOp("code.users.get_users_username", "GET", "Gets a user.", "/users/{username}", operations.KindRead),
+		httpOp("code.user.get_user_repos", "GET", "Lists the repositories of the authenticated user.", "/user/repos", operations.KindRead),
+		httpOp("code.actions.get_logs", "GET", "Downloads the logs of a workflow run. Each step's output is logged.", "/repos/{owner}/{repo}/actions/runs/{run_id}/logs", operations.KindRead),
+		httpOp("code.actions.get_retention", "GET", "Gets how long logs are kept.", "/repos/{owner}/{repo}/actions/permissions/logs-retention", operations.KindRead),
+		httpOp("code.users.get_signing_key", "GET", "Gets an SSH signing key of the authenticated user's account, with which commits are signed.", "/user/ssh_signing_keys/{key_id}", operations.KindRead),
+		httpOp("code.users.get_user_orgs", "GET", "Lists the organizations of the authenticated user.", "/user/orgs", operations.KindRead),
+		httpOp("code.users.get_user_emails", "GET", "Lists the email addresses of the authenticated user.", "/user/emails", operations.KindRead),
+		httpOp("code.users.get_user_followers", "GET", "Lists the people following the authenticated user.", "/user/followers", operations.KindRead),
+		httpOp("code.issues.get_issues", "GET", "Lists the issues of a repository.", "/repos/{owner}/{repo}/issues", operations.KindRead),
+		httpOp("code.pulls.get_pulls", "GET", "Lists the pull requests of a repository.", "/repos/{owner}/{repo}/pulls", operations.KindRead),
+		httpOp("code.repos.get_repo", "GET", "Gets a repository.", "/repos/{owner}/{repo}", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "signed-in", map[string]string{
+		"who am I logged in as": "code.users.get_user",
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"which account am I logged in with": "code.users.get_user",
+		"who am I signed in as":             "code.users.get_user",
+		// Before anything else, "logged in" is a word of the request.
+		"what was logged in the run": "code.actions.get_logs",
+	})
+}
