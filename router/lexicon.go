@@ -227,6 +227,8 @@ var defaultSynonyms = map[string][]string{
 	"username":      {"handle"},
 	"exchange rate": {"currency conversion"},
 	"currency":      {"money"},
+	"multiple":      {"several", "many at once"},
+	"size":          {"biggest", "largest", "smallest"},
 }
 
 // synonymTable is the compiled, symmetric synonym graph: a phrase of

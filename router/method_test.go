@@ -2260,3 +2260,23 @@ func TestSignedInSaysWhoIsCalling(t *testing.T) {
 		"what was logged in the run": "code.actions.get_logs",
 	})
 }
+
+// TestQuantityAndSizeWordsMeetTheirNouns: a request says "several" and
+// "biggest" where a tool says "multiple" and "sizes" (the filesystem MCP
+// server's read_multiple_files and list_directory_with_sizes).
+func TestQuantityAndSizeWordsMeetTheirNouns(t *testing.T) {
+	tool := func(id, summary string) *operations.Operation {
+		return &operations.Operation{ID: id, Summary: summary, Kind: operations.KindRead}
+	}
+	ops := []*operations.Operation{
+		tool("files.read_file", "Read the complete contents of a file from the file system."),
+		tool("files.read_multiple_files", "Read the contents of multiple files simultaneously."),
+		tool("files.list_directory", "Get a detailed listing of all files and directories in a specified path."),
+		tool("files.list_directory_with_sizes", "Get a detailed listing of all files and directories in a specified path, including sizes."),
+		tool("files.get_file_info", "Retrieve detailed metadata about a file or directory."),
+	}
+	leadsOnlyWith(t, ops, "synonyms", map[string]string{
+		"read several files at once":                 "files.read_multiple_files",
+		"which files in this folder are the biggest": "files.list_directory_with_sizes",
+	})
+}
