@@ -40,6 +40,12 @@
 //     /users/{username}/gpg_keys) before its twin on the caller's (GET
 //     /user/gpg_keys), whose text tends to say more of the request's
 //     words (othersFirst, after the re-ranker; ablation "another-user").
+//     A request that points at one thing ("this user", "this corporate
+//     account") asks for an operation whose path takes a parameter for
+//     it: one that takes none stands behind one that does, of the same
+//     method and resource (GET /{user_id}/permissions before GET
+//     /permissions; thisFirst, after the re-ranker; ablation
+//     "pointed-at").
 //     In queries, values are not words
 //     (maskValues): slugs and paths ("octocat/hello-world",
 //     "src/main.go"), URLs, e-mail addresses, lower-case host and file

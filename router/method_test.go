@@ -2280,3 +2280,25 @@ func TestQuantityAndSizeWordsMeetTheirNouns(t *testing.T) {
 		"which files in this folder are the biggest": "files.list_directory_with_sizes",
 	})
 }
+
+// TestWhatARequestPointsAtIsAParameter: "this corporate account" points
+// at one account, which an operation has to be told; the caller's own
+// list (GET /corporate/permissions) meets every word of the request
+// ("the permissions available to the corporate account"), and the
+// account's (GET /corporates/{corporate_id}/permissions) is the one
+// asked for. Without "this", the caller's list stays first.
+func TestWhatARequestPointsAtIsAParameter(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("tr.corporate.get_corporate_permissions", "GET", "Lists the permissions available to the corporate account you are signed in with.", "/corporate/permissions", operations.KindRead),
+		httpOp("tr.corporate.get_corporates_id_permissions", "GET", "", "/corporates/{corporate_id}/permissions", operations.KindRead),
+		httpOp("tr.corporate.get_corporate_users", "GET", "Lists the users of the corporate account.", "/corporate/users", operations.KindRead),
+		httpOp("tr.corporate.get_corporates_id", "GET", "Gets a corporate account.", "/corporates/{corporate_id}", operations.KindRead),
+		httpOp("tr.projects.get_projects", "GET", "Lists projects.", "/projects", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "pointed-at", map[string]string{
+		"Get a list of available permissions for this corporate account": "tr.corporate.get_corporates_id_permissions",
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"list the permissions available to the corporate account": "tr.corporate.get_corporate_permissions",
+	})
+}

@@ -1111,3 +1111,72 @@ func unsets(w string) bool {
 	_, ok := reversalBase(w)
 	return ok
 }
+
+// thisFirst reorders the first limit of hits of a request that points at
+// one thing ("this user", "this corporate account", "that repo"):
+// an operation whose path takes no parameter for it stands behind one
+// that does, of the same method and on the same resource (its path's
+// head word): GET /{user_id}/permissions for "the permissions this user
+// is authorized for", not GET /permissions, the caller's, whose text
+// says every word of the request. What is pointed at has to be told to
+// the operation. An operation on another resource is no rival: "Adds a
+// new app for this developer" does not ask for POST
+// /developers/{developerId} (ablation "pointed-at").
+func (r *Router) thisFirst(words []string, hits []hit, limit int) {
+	var buf [4]string
+	pointed := pointedAt(words, buf[:0])
+	if len(pointed) == 0 {
+		return
+	}
+	putBefore(hits, limit, func(d uint32) bool {
+		return r.ops[d].HTTP != nil && !takesParamFor(r.ops[d].HTTP.Path, pointed)
+	}, func(d, b uint32) bool {
+		return r.sameMethod(d, b) && r.idx.heads[d] != noTerm && r.idx.heads[b] == r.idx.heads[d] && takesParamFor(r.ops[b].HTTP.Path, pointed)
+	})
+}
+
+// pointedAt appends to dst the words (singular) after "this" or "that"
+// up to a stop word, at most three: what the request points at. A
+// request that speaks of itself ("this operation", "this endpoint")
+// points at nothing.
+func pointedAt(words []string, dst []string) []string {
+	for i, w := range words {
+		if w != "this" && w != "that" {
+			continue
+		}
+		for _, n := range words[i+1 : min(len(words), i+4)] {
+			if isStopWord(n) || isNumber(n) || verbLexicon[n] != verbNone {
+				break
+			}
+			switch n {
+			case "operation", "action", "endpoint", "method", "api", "call", "request", "function", "route", "resource", "service", "way", "time", "one", "is", "will":
+				return dst[:0]
+			}
+			dst = append(dst, plural(n))
+		}
+		return dst
+	}
+	return dst
+}
+
+// takesParamFor reports whether an HTTP path has a parameter for one of
+// words: named for it ({user_id}, {repo}) or right after a segment that
+// says it (/corporates/{id}).
+func takesParamFor(path string, words []string) bool {
+	var prev string
+	for seg := range strings.SplitSeq(path, "/") {
+		if seg == "" {
+			continue
+		}
+		if strings.ContainsAny(seg, "{}") || seg[0] == ':' {
+			// A segment's words run together as often as not
+			// (/analysiscategories/{webId}).
+			name := strings.ToLower(strings.Trim(seg, "{}:") + " " + prev)
+			if slices.ContainsFunc(words, func(w string) bool { return len(w) >= 3 && strings.Contains(name, w) }) {
+				return true
+			}
+		}
+		prev = seg
+	}
+	return false
+}

@@ -325,6 +325,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.unsetDeletes {
 		r.unsetFirst(groups, hits, limit)
 	}
+	if r.tu.pointedAt {
+		r.thisFirst(sc.words, hits, limit)
+	}
 	if r.tu.itemsFirst {
 		r.itemsFirst(groups, qverb, hits, limit, sc)
 	}
