@@ -2294,9 +2294,12 @@ func TestWhatARequestPointsAtIsAParameter(t *testing.T) {
 		httpOp("tr.corporate.get_corporate_users", "GET", "Lists the users of the corporate account.", "/corporate/users", operations.KindRead),
 		httpOp("tr.corporate.get_corporates_id", "GET", "Gets a corporate account.", "/corporates/{corporate_id}", operations.KindRead),
 		httpOp("tr.projects.get_projects", "GET", "Lists projects.", "/projects", operations.KindRead),
+		httpOp("tr.user.get_permissions", "GET", "Returns a list of your permissions, those you are authorized for.", "/permissions", operations.KindRead),
+		httpOp("tr.user.get_user_id_permissions", "GET", "", "/{userId}/permissions", operations.KindRead),
 	}
 	leadsOnlyWith(t, ops, "pointed-at", map[string]string{
 		"Get a list of available permissions for this corporate account": "tr.corporate.get_corporates_id_permissions",
+		"Returns a list of permissions that this user is authorized for": "tr.user.get_user_id_permissions",
 	})
 	leads(t, New(ops, Options{}), map[string]string{
 		"list the permissions available to the corporate account": "tr.corporate.get_corporate_permissions",

@@ -1113,7 +1113,7 @@ func unsets(w string) bool {
 }
 
 // thisFirst reorders the first limit of hits of a request that points at
-// one thing ("this user", "this corporate account", "that repo"):
+// one thing ("this user", "this corporate account"):
 // an operation whose path takes no parameter for it stands behind one
 // that does, of the same method and on the same resource (its path's
 // head word): GET /{user_id}/permissions for "the permissions this user
@@ -1135,13 +1135,14 @@ func (r *Router) thisFirst(words []string, hits []hit, limit int) {
 	})
 }
 
-// pointedAt appends to dst the words (singular) after "this" or "that"
+// pointedAt appends to dst the words (singular) after the first "this",
 // up to a stop word, at most three: what the request points at. A
 // request that speaks of itself ("this operation", "this endpoint")
-// points at nothing.
+// points at nothing. "That" is as often a relative pronoun ("maps that
+// user can respot to", "machines that assessed") and is not read.
 func pointedAt(words []string, dst []string) []string {
 	for i, w := range words {
-		if w != "this" && w != "that" {
+		if w != "this" {
 			continue
 		}
 		for _, n := range words[i+1 : min(len(words), i+4)] {
