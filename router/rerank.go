@@ -1150,7 +1150,7 @@ func pointedAt(words []string, dst []string) []string {
 				break
 			}
 			switch n {
-			case "operation", "action", "endpoint", "method", "api", "call", "request", "function", "route", "resource", "service", "way", "time", "one", "is", "will":
+			case "operation", "action", "endpoint", "method", "api", "call", "request", "function", "route", "resource", "service", "way", "time", "one":
 				return dst[:0]
 			}
 			dst = append(dst, plural(n))
@@ -1172,8 +1172,10 @@ func takesParamFor(path string, words []string) bool {
 		if strings.ContainsAny(seg, "{}") || seg[0] == ':' {
 			// A segment's words run together as often as not
 			// (/analysiscategories/{webId}).
-			name := strings.ToLower(strings.Trim(seg, "{}:") + " " + prev)
-			if slices.ContainsFunc(words, func(w string) bool { return len(w) >= 3 && strings.Contains(name, w) }) {
+			name, before := strings.ToLower(strings.Trim(seg, "{}:")), strings.ToLower(prev)
+			if slices.ContainsFunc(words, func(w string) bool {
+				return len(w) >= 3 && (strings.Contains(name, w) || strings.Contains(before, w))
+			}) {
 				return true
 			}
 		}
