@@ -1149,9 +1149,8 @@ func pointedAt(words []string, dst []string) []string {
 			if isStopWord(n) || isNumber(n) || verbLexicon[n] != verbNone {
 				break
 			}
-			switch n {
-			case "operation", "action", "endpoint", "method", "api", "call", "request", "function", "route", "resource", "service", "way", "time", "one":
-				return dst[:0]
+			if operationNouns[n] || n == "resource" || n == "way" || n == "time" || n == "one" {
+				return dst[:0] // the call itself, or no thing at all ("this way")
 			}
 			dst = append(dst, plural(n))
 		}
