@@ -326,9 +326,10 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 			runs:     map[string]string{"Deletes the evaluation results for the specified Config rule.": "api.x_amz_target_starling_dove_service.delete_evaluation_results."},
 		},
 		{
-			// The count sits under the rooms' path too: either rule
-			// stops the run.
-			api: "hetras-certification.net/hotel", rule: "object-elsewhere,object-head",
+			// The count sits under the rooms' path too, and its
+			// address refines theirs by a word the request says: any
+			// of the three rules stops the run.
+			api: "hetras-certification.net/hotel", rule: "object-elsewhere,object-head,refined-elsewhere",
 			requests: []string{"Get the count of all rooms in the hotel matching the given filter criteria."},
 			right:    func(id string) bool { return id == "" || strings.HasSuffix(id, "_rooms_count") },
 		},
@@ -512,6 +513,23 @@ func TestARivalCloseBehindStopsTheRun(t *testing.T) {
 		"api.spreadsheets.post_v4_spreadsheets")
 	stopsRun(t, load("dnd5eapi.co").Ops, "fewer-unasked", "Get an equipment item by index.",
 		"api.equipment.get_api_equipment_index")
+}
+
+// A rival close behind the leader whose address holds the leader's and
+// names one more word of the request stops a run (ablation
+// "refined-elsewhere"): the request may ask for the refinement or only
+// mention it. Each request is a description's first sentence of the
+// corpus benchmark (the index withholds it), and with the rule off it
+// runs the unrefined operation, whose text says the request's words; an
+// intent-only ask executed it, needing no parameter.
+func TestARivalThatRefinesTheLeaderStopsTheRun(t *testing.T) {
+	load := corpusLoaderOf(t, apicorpus.LoadDescribed)
+	stopsRun(t, load("mux.com").Ops, "refined-elsewhere", "Lists the available video view exports along with URLs to retrieve them.",
+		"api.exports.get_data_v1_exports_views")
+	stopsRun(t, load("shutterstock.com").Ops, "refined-elsewhere", "This endpoint lists the categories that editorial images can belong to, which are separate from the categories that other types of assets can belong to.",
+		"api.editorial_images.get_v2_editorial_images_categories")
+	stopsRun(t, load("citrixonline.com/gotomeeting").Ops, "refined-elsewhere", "Get historical meetings for the currently authenticated organizer that started within the specified date/time range.",
+		"api.meetings.get_historical_meetings")
 }
 
 // POST to a plural segment after an item creates in the item's own

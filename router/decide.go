@@ -286,8 +286,9 @@ func neutralVerb(groups []group) bool {
 // both passes, doing what the verb asks, when the re-ranker ordered the
 // candidates likely under its weights, set apart from its nearest rival
 // by a word of the request, with no operation close behind it named for
-// the action the request asks, and no twin on its path that the verb fits
-// as well.
+// the action the request asks, no twin on its path that the verb fits
+// as well, and no rival that refines its address by a word the request
+// says (refinedElsewhere).
 func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, hits, first []hit, sc *scratch) bool {
 	return conf >= runConfidence && margin >= runMargin &&
 		first[0].d == hits[0].d &&
@@ -295,7 +296,77 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		(r.opts.noRunGate || sc.odds.lead < 0 || sc.odds.prob() >= runProbability) &&
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first, sc.words) && !r.objectElsewhere(groups, first, sc) &&
 		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc) &&
-		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d]) && !r.metInParamsOnly(groups, first[0].d, sc)
+		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d]) && !r.metInParamsOnly(groups, first[0].d, sc) &&
+		!r.refinedElsewhere(groups, first)
+}
+
+// refinedElsewhere reports whether a rival close behind the leader of
+// first, of the same kind, refines it by a word of the request: the
+// rival's address holds every word of the leader's and says, besides
+// every word of the request the leader's address says, one more
+// (ablation "refined-elsewhere"). "Lists the available video view
+// exports" leads with GET /data/v1/exports, whose text speaks of views,
+// while GET /data/v1/exports/views names them; "Get historical meetings"
+// leads with GET /meetings over GET /historicalMeetings. The request may
+// ask for the refinement or merely mention it, so running the leader
+// would be a guess. An address that says no word of the request (GET
+// /v1/{name}) is refined by any other and is left to the other rules.
+func (r *Router) refinedElsewhere(groups []group, first []hit) bool {
+	if len(first) < 2 || !r.tu.refinedElsewhere {
+		return false
+	}
+	lead := first[0].d
+	said := r.addressSays(groups, lead)
+	if said == 0 {
+		return false
+	}
+	for _, h := range closeBehind(first) {
+		if r.ops[h.d].Kind != r.ops[lead].Kind {
+			continue
+		}
+		if more := r.addressSays(groups, h.d); more&said == said && more != said && r.holdsAddress(h.d, lead) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsAddress reports whether operation d's address holds every word of
+// operation lead's.
+func (r *Router) holdsAddress(d, lead uint32) bool {
+	addr := r.address(d)
+	for _, w := range r.address(lead) {
+		if !slices.Contains(addr, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// addressSays returns the mask of the request's words that operation d's
+// address says, as unnamedWrite reads a name: the word's term is one of
+// the address's, or the word, singular or stemmed, is inside one of its
+// segments ("giftcard" in /giftcardproviders). Its verb, the catalog's
+// HTTP methods, a verb the catalog does not say and learned neighbours
+// are not what is asked (the verb's fit is runAgrees' business).
+func (r *Router) addressSays(groups []group, d uint32) uint64 {
+	addr := r.address(d)
+	var buf [256]byte
+	text := addressText(r.ops[d], buf[:0])
+	var m uint64
+	for gi := range min(len(groups), 64) {
+		g := &groups[gi]
+		if g.verb || g.unsaid || g.at == 0 || g.bigram || len(g.variants) == 0 {
+			continue // no word of what the request asks for
+		}
+		var wb [64]byte
+		w := string(foldWord(wb[:0], g.surface)) // a compound's words run together: "gift card"
+		if slices.Contains(addr, g.variants[0].t) ||
+			len(w) >= 3 && (inNameText(text, plural(w)) || inNameText(text, r.stemOf(w))) {
+			m |= 1 << uint(gi)
+		}
+	}
+	return m
 }
 
 // metInParamsOnly reports whether the request meets operation d only in
@@ -455,25 +526,30 @@ func abbreviates(name []byte, w string) bool {
 }
 
 // nameText appends to dst the words of op's name that unnamedWrite reads,
-// each segment folded (foldWord): its HTTP path's literal segments (its
-// id's name without a path) and its resource, a space between segments.
+// each segment folded (foldWord): its address (addressText) and its
+// resource, a space between segments.
 func nameText(op *operations.Operation, dst []byte) []byte {
-	if op.HTTP != nil && op.HTTP.Path != "" {
-		for path := op.HTTP.Path; path != ""; {
-			seg := path
-			if i := strings.IndexByte(path, '/'); i >= 0 {
-				seg, path = path[:i], path[i+1:]
-			} else {
-				path = ""
-			}
-			if literalSegment(seg) {
-				dst = foldWord(append(dst, ' '), seg)
-			}
-		}
-	} else {
-		dst = foldWord(append(dst, ' '), op.ID[strings.LastIndexByte(op.ID, '.')+1:])
+	return foldWord(append(addressText(op, dst), ' '), resourceSegment(op.ID))
+}
+
+// addressText appends to dst op's HTTP path's literal segments (its id's
+// name without a path), each folded (foldWord), a space before each.
+func addressText(op *operations.Operation, dst []byte) []byte {
+	if op.HTTP == nil || op.HTTP.Path == "" {
+		return foldWord(append(dst, ' '), op.ID[strings.LastIndexByte(op.ID, '.')+1:])
 	}
-	return foldWord(append(dst, ' '), resourceSegment(op.ID))
+	for path := op.HTTP.Path; path != ""; {
+		seg := path
+		if i := strings.IndexByte(path, '/'); i >= 0 {
+			seg, path = path[:i], path[i+1:]
+		} else {
+			path = ""
+		}
+		if literalSegment(seg) {
+			dst = foldWord(append(dst, ' '), seg)
+		}
+	}
+	return dst
 }
 
 // foldWord appends s to dst lower-cased with everything but its letters

@@ -488,7 +488,13 @@
 // and descriptions, or the leader's path has no literal segment but
 // versions (metInParamsOnly, ablation "params-only": "Deprecated." meets
 // GET /get/list/{page} only in its page parameter's note, which says an
-// input, not what the operation does);
+// input, not what the operation does), and no candidate of its kind close
+// behind refines the leader's address by a word of the query
+// (refinedElsewhere, ablation "refined-elsewhere": its address holds
+// every word of the leader's and says every word of the query the
+// leader's does and one more, so "Lists the available video view
+// exports" does not run GET /data/v1/exports, whose text speaks of views,
+// while GET /data/v1/exports/views is close behind);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,
