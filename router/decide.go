@@ -117,7 +117,7 @@ func (r *Router) decide(intent string, groups []group, qverb verbClass, hits, fi
 		margin = float64((first[0].s - first[1].s) / first[0].s)
 	}
 	switch {
-	case topCov < noMatchCoverage || r.verbOnly(groups, hits, sc) || r.unknownObject(groups, sc.mask[first[0].d], sc.words):
+	case topCov < noMatchCoverage || r.verbOnly(groups, first, sc) || r.unknownObject(groups, sc.mask[first[0].d], sc.words):
 		// Weak partial matches stay: they are the closest the catalog
 		// has, and a caller shows them flagged. Hiding them would tell
 		// an agent the catalog cannot serve the intent when it may.
@@ -243,7 +243,9 @@ func (r *Router) unknownWord(groups []group, k int, lead uint64) bool {
 }
 
 // verbOnly reports whether the request says something besides its verb
-// that no candidate of hits meets: "Publish Mock" against "Creates a new
+// that no candidate of hits meets (decide passes the first pass's whole
+// pool, so that how many candidates a caller asked to see does not decide
+// it): "Publish Mock" against "Creates a new
 // policy", whose only word in common is the verb's class. A verb is
 // evidence of what a request does, not of what it is about; a catalog
 // that meets only the verb does not show it serves the request, however

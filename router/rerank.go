@@ -660,7 +660,7 @@ func contentCoverage(groups []group, mask uint64) float32 {
 	return got / all
 }
 
-// readsFirst reorders the first limit of hits of a question that reads
+// readsFirst reorders the re-ranker's pool of hits of a question that reads
 // so that no operation that changes something stands before one that
 // reads and matches as much of the request (contentCoverage): "what files
 // are on ticket 19" reads the ticket before it files one, "which tickets
@@ -674,13 +674,13 @@ func contentCoverage(groups []group, mask uint64) float32 {
 // method calls a change keeps its place: "Retrieves a list of spaces"
 // may well be a POST's summary. An order whose verb its nouns imply
 // ("ticket 27 to low priority") says no verb that reads.
-func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, limit int, sc *scratch) {
+func (r *Router) readsFirst(groups []group, qverb verbClass, hits []hit, sc *scratch) {
 	orders := r.tu.readOrders && !sc.question && !sc.implied
 	if !qverb.reads() || !sc.question && !orders {
 		return
 	}
 	n := min(len(hits), rerankPool)
-	for i := 0; i < min(limit, n); i++ {
+	for i := 0; i < n; i++ {
 		if !r.makesChange(hits[i].d) {
 			continue
 		}
@@ -749,7 +749,7 @@ func moveUp(hits []hit, j, i int) {
 	hits[i].d = d
 }
 
-// writesFirst reorders the first limit of hits of a request to change
+// writesFirst reorders the re-ranker's pool of hits of a request to change
 // something so that an operation that only reads, and whose summary, id
 // and path do not say the request's verb, does not stand before one that
 // makes a change and says it: "Follow the artist of the album Mojito"
@@ -758,7 +758,7 @@ func moveUp(hits []hit, j, i int) {
 // verb is the request's own word as the catalog says it, not its class's
 // verbs. The scores stay where they were, in order; the operations move
 // (ablation "writes-first").
-func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit int) {
+func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit) {
 	if !qverb.kind().IsWrite() {
 		return
 	}
@@ -771,11 +771,11 @@ func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit 
 		return slices.Contains(ix.sumTerms.of(d), verb) || slices.Contains(ix.idTerms.of(d), verb) || slices.Contains(ix.pathTerms.of(d), verb)
 	}
 	n := min(len(hits), rerankPool)
-	for i := 0; i < min(limit, n); i++ {
+	for i := 0; i < n; i++ {
 		if r.makesChange(hits[i].d) || says(hits[i].d) {
 			continue
 		}
-		for j := i + 1; j < min(limit, n); j++ {
+		for j := i + 1; j < n; j++ {
 			if d := hits[j].d; r.makesChange(d) && says(d) {
 				moveUp(hits, j, i)
 				break
@@ -784,7 +784,7 @@ func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit 
 	}
 }
 
-// itemsFirst reorders the first limit of hits of a read that names one
+// itemsFirst reorders the re-ranker's pool of hits of a read that names one
 // thing of a resource and no collection (readsOne) so that the read of a
 // collection does not stand before the read of one of its items: GET
 // .../{collection}/{id} moves ahead of GET .../{collection}, whatever
@@ -798,7 +798,7 @@ func (r *Router) writesFirst(groups []group, qverb verbClass, hits []hit, limit 
 // address takes ("Retrieve an attribute by path", "Looks up a user by
 // primary email address") asks the list, whose parameters filter by it,
 // and keeps it first.
-func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit int, sc *scratch) {
+func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, sc *scratch) {
 	if !readsOne(groups, sc.words, qverb) {
 		return
 	}
@@ -807,7 +807,7 @@ func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit i
 	if i := slices.Index(sc.words, "by"); i >= 0 {
 		by = sc.words[i+1 : min(len(sc.words), i+4)]
 	}
-	for i := 0; i < min(limit, n); i++ {
+	for i := 0; i < n; i++ {
 		d := hits[i].d
 		for j := i + 1; j < n; j++ {
 			if e := hits[j].d; r.itemOf(e, d) && !filtersBy(r.ops[d], r.ops[e], by) {
@@ -818,7 +818,7 @@ func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit i
 	}
 }
 
-// dataFirst reorders the first limit of hits of a question that asks
+// dataFirst reorders the re-ranker's pool of hits of a question that asks
 // for something ("who starred this repo", "which orgs am I in", "how many
 // stars"; a wh-word first, not "why") so that a read that answers only
 // yes or no does not stand before a read that returns data and matches
@@ -830,12 +830,12 @@ func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, limit i
 // operations declare no responses at all, never move. The scores stay
 // where they were, in order; the operations move (ablation
 // "data-questions").
-func (r *Router) dataFirst(groups []group, hits []hit, limit int, sc *scratch) {
+func (r *Router) dataFirst(groups []group, hits []hit, sc *scratch) {
 	if len(sc.words) == 0 || !whWords[sc.words[0]] || sc.words[0] == "why" {
 		return
 	}
 	n := min(len(hits), rerankPool)
-	for i := 0; i < min(limit, n); i++ {
+	for i := 0; i < n; i++ {
 		if !r.statusOnly(hits[i].d) {
 			continue
 		}
@@ -935,7 +935,7 @@ func extentWord(w string) (said, twin string) {
 	return "", ""
 }
 
-// extentFirst reorders the first limit of hits of a request that says how
+// extentFirst reorders the re-ranker's pool of hits of a request that says how
 // much of a resource it changes (changeExtent) so that the twin it names
 // stands before the other at the same address: "partially update the
 // specified ConfigMap" is Kubernetes' PATCH, not the PUT at its path that
@@ -943,18 +943,18 @@ func extentWord(w string) (said, twin string) {
 // the PUT. The run gate's twins rule then lets the named twin run. The
 // scores stay where they were, in order; the operations move (ablation
 // "part-or-whole").
-func (r *Router) extentFirst(words []string, hits []hit, limit int) {
+func (r *Router) extentFirst(words []string, hits []hit) {
 	said, twin := changeExtent(words)
 	if said == "" {
 		return
 	}
-	r.methodBefore(hits, limit, said, twin)
+	r.methodBefore(hits, said, twin)
 }
 
-// methodBefore puts, among the first limit of hits, the operation of
+// methodBefore puts, among the re-ranker's pool of hits, the operation of
 // method first before the one of method other at its address (putBefore).
-func (r *Router) methodBefore(hits []hit, limit int, first, other string) {
-	putBefore(hits, limit, func(d uint32) bool {
+func (r *Router) methodBefore(hits []hit, first, other string) {
+	putBefore(hits, func(d uint32) bool {
 		h := r.ops[d].HTTP
 		return h != nil && strings.EqualFold(h.Method, other)
 	}, func(d, b uint32) bool {
@@ -963,14 +963,13 @@ func (r *Router) methodBefore(hits []hit, limit int, first, other string) {
 	})
 }
 
-// putBefore reorders the first limit of hits, within the re-ranker's
-// pool: a candidate d that yields reports moves behind the first later
+// putBefore reorders the re-ranker's pool of hits: a candidate d that yields reports moves behind the first later
 // candidate b of the pool that takes its place (rival(d, b)). extentFirst,
 // othersFirst, currentFirst and unsetFirst are its readings of which
 // takes whose.
-func putBefore(hits []hit, limit int, yields func(d uint32) bool, rival func(d, b uint32) bool) {
+func putBefore(hits []hit, yields func(d uint32) bool, rival func(d, b uint32) bool) {
 	n := min(len(hits), rerankPool)
-	for i := 0; i < min(limit, n); i++ {
+	for i := 0; i < n; i++ {
 		if !yields(hits[i].d) {
 			continue
 		}
@@ -1002,7 +1001,7 @@ func namesAnotherUser(words []string) bool {
 	return false
 }
 
-// othersFirst reorders the first limit of hits of a request about a user
+// othersFirst reorders the re-ranker's pool of hits of a request about a user
 // other than the caller (namesAnotherUser) so that an operation on the
 // caller's path (index.callers: GET /user/gpg_keys) does not stand before
 // its twin on another user's (GET /users/{username}/gpg_keys,
@@ -1010,7 +1009,7 @@ func namesAnotherUser(words []string) bool {
 // led less only because the first's text says every word of it ("List
 // GPG keys for the authenticated user"). The scope is the path's, not
 // the words' (ablation "another-user").
-func (r *Router) othersFirst(words []string, hits []hit, limit int) {
+func (r *Router) othersFirst(words []string, hits []hit) {
 	if r.idx.callers == nil || !namesAnotherUser(words) {
 		return
 	}
@@ -1019,7 +1018,7 @@ func (r *Router) othersFirst(words []string, hits []hit, limit int) {
 	if !ok || !ok2 {
 		return
 	}
-	putBefore(hits, limit, func(d uint32) bool { return r.idx.callers[d] }, func(a, b uint32) bool {
+	putBefore(hits, func(d uint32) bool { return r.idx.callers[d] }, func(a, b uint32) bool {
 		return r.callerTwin(a, b, self, others)
 	})
 }
@@ -1041,7 +1040,7 @@ func (r *Router) callerTwin(a, b, self, others uint32) bool {
 	return sb[i] == others && sb[i+1] == paramSeg && slices.Equal(sa[:i], sb[:i]) && slices.Equal(sa[i+1:], sb[i+2:])
 }
 
-// currentFirst reorders the first limit of hits so that a deprecated
+// currentFirst reorders the re-ranker's pool of hits so that a deprecated
 // operation does not stand before the current one that took its place
 // (succeeds): GitHub's legacy DELETE /teams/{team_id}/discussions/{n}
 // led "Delete a discussion", whose text it says as well as DELETE
@@ -1049,11 +1048,11 @@ func (r *Router) callerTwin(a, b, self, others uint32) bool {
 // it would build on a route that is going away. A request that asks for
 // the old route by name ("Get a team (Legacy)", "the deprecated
 // lifecycle call") keeps its order (ablation "current-first").
-func (r *Router) currentFirst(words []string, hits []hit, limit int) {
+func (r *Router) currentFirst(words []string, hits []hit) {
 	if slices.Contains(words, "legacy") || slices.Contains(words, "deprecated") {
 		return
 	}
-	putBefore(hits, limit, func(d uint32) bool { return r.ops[d].Deprecated }, func(d, b uint32) bool {
+	putBefore(hits, func(d uint32) bool { return r.ops[d].Deprecated }, func(d, b uint32) bool {
 		return !r.ops[b].Deprecated && r.succeeds(b, d)
 	})
 }
@@ -1086,7 +1085,7 @@ func (r *Router) sameMethod(a, b uint32) bool {
 	return ha != nil && hb != nil && strings.EqualFold(ha.Method, hb.Method)
 }
 
-// unsetFirst reorders the first limit of hits of a request that turns a
+// unsetFirst reorders the re-ranker's pool of hits of a request that turns a
 // state off (unsets) so that a PUT does not stand before the DELETE at
 // its address: where an API has both, the PUT sets the state and the
 // DELETE takes it away (GitHub's PUT /repos/{owner}/{repo}/lfs enables
@@ -1094,9 +1093,9 @@ func (r *Router) sameMethod(a, b uint32) bool {
 // DELETE unlocks it). "Disable Git LFS for a repository" led with the
 // PUT, whose text says "Git LFS" and "repository" as well and whose
 // method an update verb favours (ablation "unset-deletes").
-func (r *Router) unsetFirst(groups []group, hits []hit, limit int) {
+func (r *Router) unsetFirst(groups []group, hits []hit) {
 	if i := requestVerb(groups); i >= 0 && unsets(groups[i].surface) {
-		r.methodBefore(hits, limit, "DELETE", "PUT")
+		r.methodBefore(hits, "DELETE", "PUT")
 	}
 }
 
@@ -1112,7 +1111,7 @@ func unsets(w string) bool {
 	return ok
 }
 
-// thisFirst reorders the first limit of hits of a request that points at
+// thisFirst reorders the re-ranker's pool of hits of a request that points at
 // one thing ("this user", "this corporate account"):
 // an operation whose path takes no parameter for it stands behind one
 // that does, of the same method and on the same resource (its path's
@@ -1122,13 +1121,13 @@ func unsets(w string) bool {
 // the operation. An operation on another resource is no rival: "Adds a
 // new app for this developer" does not ask for POST
 // /developers/{developerId} (ablation "pointed-at").
-func (r *Router) thisFirst(words []string, hits []hit, limit int) {
+func (r *Router) thisFirst(words []string, hits []hit) {
 	var buf [4]string
 	pointed := pointedAt(words, buf[:0])
 	if len(pointed) == 0 {
 		return
 	}
-	putBefore(hits, limit, func(d uint32) bool {
+	putBefore(hits, func(d uint32) bool {
 		return r.ops[d].HTTP != nil && !takesParamFor(r.ops[d].HTTP.Path, pointed)
 	}, func(d, b uint32) bool {
 		return r.sameMethod(d, b) && r.idx.heads[d] != noTerm && r.idx.heads[b] == r.idx.heads[d] && takesParamFor(r.ops[b].HTTP.Path, pointed)

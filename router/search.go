@@ -307,32 +307,36 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if !r.severalRequests(intent, sc) {
 		hits = r.rerank(groups, qverb, hits, total, sc)
 	}
+	// The reorders after the re-ranker look at its whole pool, whatever
+	// the limit: the first k candidates are then the same for every
+	// limit of k or more (find's default 5 shows the first five of what
+	// a limit of 10 shows, which eval scores), and so is the decision.
 	if r.tu.readsFirst {
-		r.readsFirst(groups, qverb, hits, limit, sc)
+		r.readsFirst(groups, qverb, hits, sc)
 	}
 	if r.tu.writesFirst {
-		r.writesFirst(groups, qverb, hits, limit)
+		r.writesFirst(groups, qverb, hits)
 	}
 	if r.tu.partOrWhole {
-		r.extentFirst(sc.words, hits, limit)
+		r.extentFirst(sc.words, hits)
 	}
 	if r.tu.anotherUser {
-		r.othersFirst(sc.words, hits, limit)
+		r.othersFirst(sc.words, hits)
 	}
 	if r.tu.currentFirst {
-		r.currentFirst(sc.words, hits, limit)
+		r.currentFirst(sc.words, hits)
 	}
 	if r.tu.unsetDeletes {
-		r.unsetFirst(groups, hits, limit)
+		r.unsetFirst(groups, hits)
 	}
 	if r.tu.pointedAt {
-		r.thisFirst(sc.words, hits, limit)
+		r.thisFirst(sc.words, hits)
 	}
 	if r.tu.itemsFirst {
-		r.itemsFirst(groups, qverb, hits, limit, sc)
+		r.itemsFirst(groups, qverb, hits, sc)
 	}
 	if r.tu.dataQuestions {
-		r.dataFirst(groups, hits, limit, sc)
+		r.dataFirst(groups, hits, sc)
 	}
 	hits = r.diversify(groups, hits, limit, sc)
 	res := r.decide(intent, groups, qverb, hits, first, total, f, limit, sc)
