@@ -292,7 +292,10 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 		runs map[string]string
 	}{
 		{
-			api: "hetzner.cloud", rule: "named-elsewhere",
+			// "Detach Volume" undoes an attachment, which DELETE
+			// /volumes/{id} does not name: undone-relations stops
+			// that run too.
+			api: "hetzner.cloud", rule: "named-elsewhere,undone-relations",
 			requests: []string{"Reset a Server", "Detach Volume", "Remove from Placement Group"},
 			right:    func(id string) bool { return id == "" || strings.Contains(id, "actions") },
 			runs:     map[string]string{"Delete a Server": "api.servers.delete_"},
@@ -530,6 +533,34 @@ func TestARivalThatRefinesTheLeaderStopsTheRun(t *testing.T) {
 		"api.editorial_images.get_v2_editorial_images_categories")
 	stopsRun(t, load("citrixonline.com/gotomeeting").Ops, "refined-elsewhere", "Get historical meetings for the currently authenticated organizer that started within the specified date/time range.",
 		"api.meetings.get_historical_meetings")
+}
+
+// A verb that undoes a relation ("unlink", "detach", "unassign") does not
+// run a change that names neither the relation nor two things of it
+// (ablation "undone-relations"). "Unlink Service", asked of Azure's
+// healthcare APIs (a request of another API of the corpus), meets
+// "Delete a service instance" in every word once "unlink" is read as a
+// delete, and ran it: the one destructive false run of the report split
+// that a request in no way asked for. Deletes at the relation still run:
+// a calling plan under its user, a vendor under the caller.
+func TestUndoingARelationDoesNotRunTheDeleteOfOneEnd(t *testing.T) {
+	load := corpusLoader(t)
+	ops := load("azure.com/healthcareapis-healthcare-apis").Ops
+	const q, end = "Unlink Service", "api.resource.delete_subscriptions_subscription_id_resource_groups_resource_group_name_providers_microsoft_healthcare_ap_20752512"
+	if res := New(ops, Options{}).Search(q, Filter{}, 5); res.Decision == DecisionRun {
+		t.Errorf("%q runs %s", q, res.Candidates[0].Op.ID)
+	}
+	if res := New(ops, Options{Ablate: []string{"undone-relations"}}).Search(q, Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != end {
+		t.Errorf("%q with undone-relations off: %s %v; the test no longer shows what the rule does", q, res.Decision, candidateIDs(res))
+	}
+	for api, c := range map[string][2]string{
+		"zoom.us":  {"Unassign user's calling plan", "api.phone.delete_phone_users_user_id_calling_plans_type"},
+		"enode.io": {"Disconnect Vendor", "api.me.delete_me_vendors_vendor"},
+	} {
+		if res := New(load(api).Ops, Options{}).Search(c[0], Filter{}, 5); res.Decision != DecisionRun || res.Candidates[0].Op.ID != c[1] {
+			t.Errorf("%s: %q: %s %v, want a run of %s", api, c[0], res.Decision, candidateIDs(res), c[1])
+		}
+	}
 }
 
 // POST to a plural segment after an item creates in the item's own

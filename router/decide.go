@@ -289,8 +289,9 @@ func neutralVerb(groups []group) bool {
 // candidates likely under its weights, set apart from its nearest rival
 // by a word of the request, with no operation close behind it named for
 // the action the request asks, no twin on its path that the verb fits
-// as well, and no rival that refines its address by a word the request
-// says (refinedElsewhere).
+// as well, no rival that refines its address by a word the request says
+// (refinedElsewhere), and, when the request undoes a relation, a leader
+// that names it (deletesAnEnd).
 func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, hits, first []hit, sc *scratch) bool {
 	return conf >= runConfidence && margin >= runMargin &&
 		first[0].d == hits[0].d &&
@@ -299,7 +300,65 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first, sc.words) && !r.objectElsewhere(groups, first, sc) &&
 		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc) &&
 		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d]) && !r.metInParamsOnly(groups, first[0].d, sc) &&
-		!r.refinedElsewhere(groups, first)
+		!r.refinedElsewhere(groups, first) && !r.deletesAnEnd(groups, first[0].d)
+}
+
+// deletesAnEnd reports whether the request undoes a relation ("Unlink
+// Service", "detach the volume", "unassign a license"; relationUndone)
+// and operation d, a change, names neither the relation nor two things
+// of it (ablation "undone-relations"). Such a change deletes or rewrites
+// one end of the relation, not the link between the two: "Unlink Service"
+// meets DELETE .../services/{resourceName}, "Delete a service instance",
+// in every word once "unlink" is read as a delete, and running it would
+// destroy what the caller asked to keep. The relation is named when d's
+// name says what the verb undoes ("link" in /links, "attach" in
+// /attachments, "follow" in /following), or when two segments of its
+// address each say a thing of the request, or the caller ("Unassign
+// user's calling plan": DELETE /phone/users/{userId}/calling_plans/{type};
+// "Disconnect Vendor": DELETE /me/vendors/{vendor}).
+func (r *Router) deletesAnEnd(groups []group, d uint32) bool {
+	op := r.ops[d]
+	if !r.tu.undoneRelations || op.Kind == operations.KindRead {
+		return false
+	}
+	base := ""
+	for _, g := range groups {
+		if g.verb && g.at > 0 {
+			base = relationUndone(g.surface)
+			break
+		}
+	}
+	if base == "" {
+		return false
+	}
+	var buf [256]byte
+	name := nameText(op, buf[:0])
+	if inNameText(name, base) || inNameText(name, r.stemOf(base)) {
+		return false
+	}
+	// Two things of the request in two segments: the relation is the
+	// path's nesting ("Unassign user's calling plan", DELETE
+	// /phone/users/{userId}/calling_plans/{type}).
+	var abuf [256]byte
+	segs := 0
+	for seg := range strings.FieldsSeq(string(addressText(op, abuf[:0]))) {
+		if seg == callerWord {
+			segs++ // the caller is one end of the relation: DELETE /me/vendors/{vendor}
+			continue
+		}
+		for _, g := range groups {
+			if g.verb || g.at == 0 || g.bigram || len(g.surface) < 3 {
+				continue
+			}
+			var wb [64]byte
+			w := string(foldWord(wb[:0], g.surface))
+			if stem := r.stemOf(w); strings.Contains(seg, plural(w)) || stem != "" && strings.Contains(seg, stem) {
+				segs++
+				break
+			}
+		}
+	}
+	return segs < 2
 }
 
 // refinedElsewhere reports whether a rival close behind the leader of

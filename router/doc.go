@@ -494,7 +494,14 @@
 // every word of the leader's and says every word of the query the
 // leader's does and one more, so "Lists the available video view
 // exports" does not run GET /data/v1/exports, whose text speaks of views,
-// while GET /data/v1/exports/views is close behind);
+// while GET /data/v1/exports/views is close behind), and a query whose
+// verb undoes a relation ("unlink", "detach", "unassign") has a leader
+// that reads or names the relation, by what the verb undoes in its name
+// ("link" in /links) or by two segments of its address that each say a
+// thing of the query or the caller (deletesAnEnd, ablation
+// "undone-relations": "Unlink Service" does not run "Delete a service
+// instance", while "Unassign user's calling plan" runs DELETE
+// /phone/users/{userId}/calling_plans/{type});
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,

@@ -526,6 +526,26 @@ func undoes(w string) (string, bool) {
 	return "", false
 }
 
+// relationUndone returns the word for what a verb that undoes a relation
+// undid: the lexicon's delete verbs of a relation ("link" for "unlink",
+// "attach" for "detach", "subscri" for "unsubscribe", the start that
+// subscribe and subscription share), or the verb any other reversal
+// undoes ("assign" for "unassign", reversalBase); "" for any other verb.
+func relationUndone(v string) string {
+	if b, ok := relationVerbs[v]; ok {
+		return b
+	}
+	b, _ := reversalBase(v)
+	return b
+}
+
+// relationVerbs are the lexicon's delete verbs that undo a relation, each
+// with the start of the words for what it undid.
+var relationVerbs = map[string]string{
+	"detach": "attach", "disconnect": "connect", "unlink": "link", "dissociate": "associat",
+	"unfollow": "follow", "unsubscribe": "subscri", "unstar": "star",
+}
+
 // reversalBase returns the verb a reversal undoes ("tag" for "untag",
 // "associate" for "disassociate"; see reversedVerb), and whether w is one.
 func reversalBase(w string) (string, bool) {
