@@ -535,6 +535,16 @@ func TestARivalThatRefinesTheLeaderStopsTheRun(t *testing.T) {
 		"api.meetings.get_historical_meetings")
 }
 
+// A first word the lexicon does not know is the request's action when a
+// change on an item close behind ends its path with it (ablation
+// "action-segments"): "Hold conference participants" ran the
+// participants' list, which meets every word in its text, while POST
+// /conferences/{id}/actions/hold is second.
+func TestAnActionOnAnItemNamedForTheFirstWordStopsTheRun(t *testing.T) {
+	stopsRun(t, corpusLoader(t)("telnyx.com").Ops, "action-segments", "Hold conference participants",
+		"api.conference_commands.post_conferences_id_actions_hold")
+}
+
 // A verb that undoes a relation ("unlink", "detach", "unassign") does not
 // run a change that names neither the relation nor two things of it
 // (ablation "undone-relations"). "Unlink Service", asked of Azure's

@@ -772,12 +772,28 @@ func (r *Router) decisive(groups []group, first []hit, sc *scratch) bool {
 // ("removal", "listings") names a thing, not the action, and the
 // participle of a verb a class is searched as ("deleted", "updated") a
 // state or an event (generalVerb).
+//
+// A word in the verb's place that the lexicon does not know counts when a
+// candidate close behind is a change on an item whose path ends with it
+// (actsOnItem, ablation "action-segments"): "Hold conference
+// participants" does not run the participants' list while POST
+// /conferences/{id}/actions/hold is second.
 func (r *Router) namedElsewhere(groups []group, first []hit) bool {
 	if len(first) < 2 || !r.tu.namedElsewhere {
 		return false
 	}
 	lead := r.address(first[0].d)
 	for _, g := range groups {
+		if r.tu.actionSegments && g.action && !g.verb && g.at > 0 && len(g.variants) > 0 && !slices.Contains(lead, g.variants[0].t) {
+			// A word in the verb's place the lexicon does not know
+			// ("Hold conference participants") is an action when a
+			// change on an item is named for it (actsOnItem).
+			for _, h := range closeBehind(first) {
+				if actsOnItem(r.ops[h.d], g.surface) {
+					return true
+				}
+			}
+		}
 		if !g.verb || len(g.variants) == 0 {
 			continue
 		}
@@ -799,6 +815,27 @@ func (r *Router) namedElsewhere(groups []group, first []hit) bool {
 		}
 	}
 	return false
+}
+
+// actsOnItem reports whether op is an HTTP change whose path ends with a
+// segment w names, after a parameter: an action on an item, such as POST
+// /conferences/{id}/actions/hold for "hold" (ablation "action-segments").
+// A first word the lexicon does not know is more often a noun ("Text -
+// Convert case", "Season calendar"); an item's action segment says it is
+// a verb there.
+func actsOnItem(op *operations.Operation, w string) bool {
+	h := op.HTTP
+	if h == nil || strings.EqualFold(h.Method, "GET") {
+		return false
+	}
+	path := strings.TrimRight(h.Path, "/")
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 || !strings.Contains(path[:i], "{") {
+		return false
+	}
+	var buf [64]byte
+	seg := string(foldWord(buf[:0], path[i+1:]))
+	return seg == w || plural(seg) == plural(w)
 }
 
 // says reports whether address holds term t, or a word that is one of

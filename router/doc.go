@@ -453,7 +453,10 @@
 // List" and "Unpin a List" do not run a list's update while
 // .../pinned_lists exists, unless the verb is one a class is searched as,
 // whose participle names a state, "/deletedcertificates": ablation
-// "named-stems"), and none is its twin (twinned: the same path, another method
+// "named-stems"; a first word the lexicon does not know counts when a
+// change on an item ends its path with it, "Hold conference
+// participants" beside POST /conferences/{id}/actions/hold: ablation
+// "action-segments"), and none is its twin (twinned: the same path, another method
 // the query's verb implies too, as PUT and PATCH for "update a volume",
 // unless the query says which by the extent of its change, "partially
 // update a volume"),
