@@ -341,24 +341,30 @@ func (r *Router) deletesAnEnd(groups []group, d uint32) bool {
 	// /phone/users/{userId}/calling_plans/{type}).
 	var abuf [256]byte
 	segs := 0
-	for seg := range strings.FieldsSeq(string(addressText(op, abuf[:0]))) {
-		if seg == callerWord {
+	for _, seg := range bytes.Fields(addressText(op, abuf[:0])) {
+		if string(seg) == callerWord {
 			segs++ // the caller is one end of the relation: DELETE /me/vendors/{vendor}
 			continue
 		}
-		for _, g := range groups {
-			if g.verb || g.at == 0 || g.bigram || len(g.surface) < 3 {
-				continue
-			}
-			var wb [64]byte
-			w := string(foldWord(wb[:0], g.surface))
-			if stem := r.stemOf(w); strings.Contains(seg, plural(w)) || stem != "" && strings.Contains(seg, stem) {
+		for gi := range groups {
+			if g := &groups[gi]; !g.verb && g.at > 0 && !g.bigram && r.wordIn(seg, g.surface) {
 				segs++
 				break
 			}
 		}
 	}
 	return segs < 2
+}
+
+// wordIn reports whether a word of the request, folded (foldWord: a
+// compound's words run together, "gift card"), singular or stemmed, is
+// inside the folded name text, as unnamedWrite reads a name: how
+// addressSays and deletesAnEnd read an address. Words under three
+// letters are not.
+func (r *Router) wordIn(text []byte, word string) bool {
+	var buf [64]byte
+	w := string(foldWord(buf[:0], word))
+	return len(w) >= 3 && (inNameText(text, plural(w)) || inNameText(text, r.stemOf(w)))
 }
 
 // refinedElsewhere reports whether a rival close behind the leader of
@@ -420,10 +426,7 @@ func (r *Router) addressSays(groups []group, d uint32) uint64 {
 		if g.verb || g.unsaid || g.at == 0 || g.bigram || len(g.variants) == 0 {
 			continue // no word of what the request asks for
 		}
-		var wb [64]byte
-		w := string(foldWord(wb[:0], g.surface)) // a compound's words run together: "gift card"
-		if slices.Contains(addr, g.variants[0].t) ||
-			len(w) >= 3 && (inNameText(text, plural(w)) || inNameText(text, r.stemOf(w))) {
+		if slices.Contains(addr, g.variants[0].t) || r.wordIn(text, g.surface) {
 			m |= 1 << uint(gi)
 		}
 	}

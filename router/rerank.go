@@ -963,10 +963,10 @@ func (r *Router) methodBefore(hits []hit, first, other string) {
 	})
 }
 
-// putBefore reorders the re-ranker's pool of hits: a candidate d that yields reports moves behind the first later
-// candidate b of the pool that takes its place (rival(d, b)). extentFirst,
-// othersFirst, currentFirst and unsetFirst are its readings of which
-// takes whose.
+// putBefore reorders the re-ranker's pool of hits: a candidate d that
+// yields reports moves behind the first later candidate b of the pool
+// that takes its place (rival(d, b)). extentFirst, othersFirst,
+// currentFirst and unsetFirst are its readings of which takes whose.
 func putBefore(hits []hit, yields func(d uint32) bool, rival func(d, b uint32) bool) {
 	n := min(len(hits), rerankPool)
 	for i := 0; i < n; i++ {
