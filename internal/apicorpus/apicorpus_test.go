@@ -294,6 +294,33 @@ func TestLoadDescribedAsksParaphrases(t *testing.T) {
 	}
 }
 
+// The paraphrase case with ids asks the same first sentences of a catalog
+// that keeps every operationId, as a served catalog does, and withholds
+// the rest as LoadDescribed does: the label is the operation's id as the
+// operationId names it.
+func TestLoadDescribedWithIDsKeepsTheOperationIDs(t *testing.T) {
+	doc := `{"openapi": "3.0.0", "info": {"title": "billing", "version": "1"}, "paths": {
+	  "/payments": {"get": {"operationId": "listPayments", "summary": "List payments",
+	    "description": "Retrieves the information about all payments from your customer accounts. Filter by status."}},
+	  "/payments/{id}": {"get": {"operationId": "getPayment", "summary": "Get a payment",
+	    "description": "Get a payment."}}}}`
+	blind, named := loadDoc(t, "billing", doc, LoadDescribed), loadDoc(t, "billing", doc, LoadDescribedWithIDs)
+	if len(named.Queries) != 1 || named.Queries[0].Text != blind.Queries[0].Text {
+		t.Fatalf("queries %+v, want those of LoadDescribed: %+v", named.Queries, blind.Queries)
+	}
+	if label := named.Queries[0].Labels; len(label) != 1 || !strings.Contains(strings.ToLower(label[0]), "list_payments") {
+		t.Errorf("label %v, want the id of operationId listPayments", label)
+	}
+	for _, op := range named.Ops {
+		text := strings.ToLower(op.Summary + " " + op.Description)
+		for _, leak := range []string{"retrieves the information", "list payments"} {
+			if strings.Contains(text, leak) {
+				t.Errorf("%q is in the index: %s reads %q / %q", leak, op.ID, op.Summary, op.Description)
+			}
+		}
+	}
+}
+
 // loadDoc writes doc, an OpenAPI description, to a file of API name and
 // loads it as a benchmark case with load (Load or LoadDescribed).
 func loadDoc(t *testing.T, name, doc string, load func(API) (*Case, error)) *Case {

@@ -159,7 +159,7 @@ func firstSentences(ops []openapi.Op) map[string]string {
 // description without the first sentence that summarises it, in place of
 // its description (firstSentences).
 func withhold(data []byte, rest map[string]string) ([]byte, error) {
-	return withholdNames(data, func(method, path string, op map[string]any) {
+	return withholdNames(data, false, func(method, path string, op map[string]any) {
 		summary, _ := op["summary"].(string)
 		if strings.TrimSpace(summary) == "" {
 			if r, ok := rest[strings.ToUpper(method)+" "+path]; ok {
@@ -181,8 +181,8 @@ func withhold(data []byte, rest map[string]string) ([]byte, error) {
 
 // withholdNames rewrites an OpenAPI document: fn sees each operation as
 // published (its method, path and object) and may change its text, then
-// the operation's operationId and summary are removed.
-func withholdNames(data []byte, fn func(method, path string, op map[string]any)) ([]byte, error) {
+// the operation's summary is removed, and its operationId unless keepIDs.
+func withholdNames(data []byte, keepIDs bool, fn func(method, path string, op map[string]any)) ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, err
@@ -193,7 +193,9 @@ func withholdNames(data []byte, fn func(method, path string, op map[string]any))
 		for method, v := range ops {
 			if op, ok := v.(map[string]any); ok {
 				fn(method, path, op)
-				delete(op, "operationId")
+				if !keepIDs {
+					delete(op, "operationId")
+				}
 				delete(op, "summary")
 			}
 		}
@@ -296,9 +298,19 @@ func sampleSummaries(a API, n int, served map[string]bool) ([]string, error) {
 // three words or more than maxDescribedWords, one that does not open with
 // a letter (markup, a note in bold), or one that shares no word with its
 // summary (a note, not a paraphrase) is asked of nobody.
-func LoadDescribed(a API) (*Case, error) {
+func LoadDescribed(a API) (*Case, error) { return loadDescribed(a, false) }
+
+// LoadDescribedWithIDs is LoadDescribed with every operationId kept in the
+// index, as a served catalog has them: the router then meets a request in
+// the operations' own names (GitHub's issues/get, getUserById), which the
+// other views withhold. The ids restate the summaries, not the first
+// sentences asked, so no query is in the index word for word; what an id
+// shares with a query is what it shares with a user's request.
+func LoadDescribedWithIDs(a API) (*Case, error) { return loadDescribed(a, true) }
+
+func loadDescribed(a API, keepIDs bool) (*Case, error) {
 	return load(a, func(data []byte, _ []openapi.Op) ([]byte, error) {
-		return withholdFirstSentences(data)
+		return withholdFirstSentences(data, keepIDs)
 	}, func(op openapi.Op) string {
 		if s := strings.TrimSpace(op.Summary); s != "" && !restatesPath(s) {
 			return describedQuery(op.Description, s)
@@ -351,11 +363,11 @@ func sharesAWord(a, b string) bool {
 	return false
 }
 
-// withholdFirstSentences removes every operation's operationId and
-// summary from an OpenAPI document, and the first sentence of its
-// description (LoadDescribed's queries).
-func withholdFirstSentences(data []byte) ([]byte, error) {
-	return withholdNames(data, func(_, _ string, op map[string]any) {
+// withholdFirstSentences removes every operation's summary from an
+// OpenAPI document, its operationId unless keepIDs, and the first
+// sentence of its description (LoadDescribed's queries).
+func withholdFirstSentences(data []byte, keepIDs bool) ([]byte, error) {
+	return withholdNames(data, keepIDs, func(_, _ string, op map[string]any) {
 		d, _ := op["description"].(string)
 		d = strings.TrimSpace(d)
 		setDescription(op, strings.TrimLeft(d[len(openapi.FirstSentence(d)):], ".:;,- \n"))
