@@ -282,7 +282,16 @@
 //     structure, whatever the number of its name),
 //     unless it finds the thing by a filter of the list's that the item's
 //     address does not take ("Retrieve an attribute by path"; itemsFirst,
-//     ablation "items-first"). A question that asks for something (a
+//     ablation "items-first"). A read of a plural that names a
+//     collection ("get issues", "show tickets"; readMany) has the read
+//     of the collection before the read of one of its items when the
+//     item's id or alias says the request's verb and the collection's
+//     does not (GitHub's issues/get, the help desk's tickets.get and its
+//     alias tickets.show): the verb in a name is no number. Where every
+//     item read of a small catalog is named for the verb and crowds the
+//     collection out of the re-ranker's pool, the collection comes back
+//     from the operations the request met (listsFirst, ablation
+//     "lists-first"). A question that asks for something (a
 //     wh-word first: "who starred this repo") has no read whose HTTP
 //     status is its whole answer (a GET with no response body, GitHub's
 //     204-or-404 checks) before a read that returns data and matches as

@@ -89,3 +89,26 @@ func realInput(t *testing.T, env, script string) string {
 	}
 	return v
 }
+
+// On GitHub's own API, a read of a plural lists where the item's read is
+// named for the verb (ablation "lists-first"): "get issues" led with
+// issues/get, one issue, and "get releases" with repos/get-release.
+func TestGitHubPluralReadsList(t *testing.T) {
+	ds, err := githubDevSet(githubSpec(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	on, off := New(ds.ops, Options{}), New(ds.ops, Options{Ablate: []string{"lists-first"}})
+	for q, want := range map[string]string{
+		"get issues":               "github.issues.list_for_repo",
+		"get releases":             "github.repos.list_releases",
+		"get comments on an issue": "github.issues.list_comments_for_repo",
+	} {
+		if got := candidateIDs(on.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) > 0 && got[0] == want {
+			t.Errorf("%q leads with %s with lists-first off too; the test no longer shows what the rule does", q, want)
+		}
+	}
+}

@@ -818,6 +818,125 @@ func (r *Router) itemsFirst(groups []group, qverb verbClass, hits []hit, sc *scr
 	}
 }
 
+// listsFirst reorders the re-ranker's pool of hits of a read of many
+// things ("get issues", "show tickets"; readMany) so that the read of one
+// item does not stand before the read of its own collection, when the
+// request's plural names that collection: GET .../issues moves ahead of
+// GET .../issues/{issue_number}, and among operations without an HTTP
+// path, the list of a resource ahead of the read of one of it
+// (tickets.list ahead of tickets.get). The verb "get" in an item read's
+// id (GitHub's issues/get) does not make a request for issues a request
+// for one. The scores stay where they were, in order; the operations move
+// (ablation "lists-first").
+func (r *Router) listsFirst(groups []group, qverb verbClass, hits []hit, f *Filter, sc *scratch) {
+	many := readMany(groups, sc.words, qverb)
+	if many == "" {
+		return
+	}
+	v := slices.IndexFunc(groups, func(g group) bool { return g.verb && g.at > 0 && len(g.variants) > 0 })
+	if v < 0 {
+		return
+	}
+	verb := groups[v].surface
+	n := min(len(hits), rerankPool)
+	for i := 0; i < n; i++ {
+		d := hits[i].d
+		if r.verbs[d] != verbRead || !namedBy(r.ops[d], verb) {
+			continue
+		}
+		j := slices.IndexFunc(hits[:n], func(h hit) bool { return r.collectionOf(h.d, d, many) })
+		switch {
+		case j > i && !namedBy(r.ops[hits[j].d], verb):
+			moveUp(hits, j, i)
+		case j < 0 && n == rerankPool:
+			// The verb in the names of every item read of the catalog
+			// ("get" in tickets.get, macros.get, orgs.get) can crowd
+			// the collection out of the pool: it comes back from the
+			// operations the request met, and the pool's last gives way.
+			for _, e := range sc.touched {
+				if r.collectionOf(e, d, many) && !namedBy(r.ops[e], verb) && r.allowed(f, e) {
+					hits[n-1].d = e
+					moveUp(hits, n-1, i)
+					break
+				}
+			}
+		}
+	}
+}
+
+// collectionOf reports whether operation e lists the collection named
+// many (a request's plural) that operation d reads one item of: with HTTP
+// paths, d's path is e's with one parameter segment more (itemOf) and
+// e's path ends in many; without, e lists (its verb class) the resource
+// of d's id, which is many.
+func (r *Router) collectionOf(e, d uint32, many string) bool {
+	if h := r.ops[e].HTTP; h != nil || r.ops[d].HTTP != nil {
+		return h != nil && r.itemOf(d, e) && namesSegment(h.Path[strings.LastIndexByte(h.Path, '/')+1:], many)
+	}
+	res := resourceSegment(r.ops[d].ID)
+	return r.verbs[e] == verbList && resourceSegment(r.ops[e].ID) == res && namesSegment(res, many)
+}
+
+// namedBy reports whether the name of op's id, or of one of its
+// aliases, holds the word w (the last segment of "helpdesk.tickets.show"
+// holds "show").
+func namedBy(op *operations.Operation, w string) bool {
+	for k := -1; k < len(op.Aliases); k++ {
+		id := op.ID
+		if k >= 0 {
+			id = op.Aliases[k]
+		}
+		found := false
+		splitWords(id[strings.LastIndexByte(id, '.')+1:], func(x string) { found = found || x == w })
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// namesSegment reports whether a path segment or id resource is the
+// plural word, or ends with it ("pull_requests" for "requests"), in
+// either number.
+func namesSegment(seg, word string) bool {
+	last := ""
+	splitWords(seg, func(w string) { last = w })
+	return last != "" && plural(last) == plural(word)
+}
+
+// readMany returns the plural a read of many things asks for (qverb is a
+// list): the request's first word that names a resource of the catalog,
+// when it is a plural that no word of one ("a", "single", "specific")
+// stands just before, and the request gives no number, which would name
+// one; "" otherwise. "get issues" and "show comments on an issue" read
+// many; "Get a specific series" and "Returns information about a single
+// Payments" read one.
+func readMany(groups []group, words []string, qverb verbClass) string {
+	if qverb != verbList || slices.ContainsFunc(words, isNumber) {
+		return ""
+	}
+	first := -1
+	for i := range groups {
+		g := &groups[i]
+		if g.at == 0 || g.verb || g.bigram || g.nres == 0 {
+			continue
+		}
+		if first < 0 || g.at < groups[first].at {
+			first = i
+		}
+	}
+	if first < 0 || !groups[first].many {
+		return ""
+	}
+	for _, w := range words[:groups[first].at-1] {
+		switch w {
+		case "a", "an", "one", "single", "specific", "particular", "given", "individual", "certain":
+			return ""
+		}
+	}
+	return groups[first].surface
+}
+
 // dataFirst reorders the re-ranker's pool of hits of a question that asks
 // for something ("who starred this repo", "which orgs am I in", "how many
 // stars"; a wh-word first, not "why") so that a read that answers only

@@ -335,6 +335,9 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.itemsFirst {
 		r.itemsFirst(groups, qverb, hits, sc)
 	}
+	if r.tu.listsFirst {
+		r.listsFirst(groups, qverb, hits, &f, sc)
+	}
 	if r.tu.dataQuestions {
 		r.dataFirst(groups, hits, sc)
 	}
