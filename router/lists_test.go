@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/intentsrv/intentsrv/examples/helpdesk"
+	"github.com/intentsrv/intentsrv/internal/apicorpus"
 	"github.com/intentsrv/intentsrv/operations"
 )
 
@@ -64,5 +65,25 @@ func TestAPluralReadListsOverPaths(t *testing.T) {
 	off := New(generated.ops, Options{Ablate: []string{"lists-first"}})
 	if a, b := candidateIDs(generated.Search("get issues", Filter{}, 5)), candidateIDs(off.Search("get issues", Filter{}, 5)); len(a) == 0 || len(b) == 0 || a[0] != b[0] {
 		t.Errorf("ids of method and path: %v with lists-first, %v without; the verb names both, nothing should move", a, b)
+	}
+}
+
+// In the corpus's descriptions view with the operationIds kept, as a
+// served catalog has them: "Gets the transfers for a given company" led
+// with getTransfer, one transfer, named for the verb whatever its -s, and
+// Wowza's "shows the details of all of your players" with showPlayer.
+func TestAPluralReadListsOnRealIDs(t *testing.T) {
+	load := corpusLoaderOf(t, apicorpus.LoadDescribedWithIDs)
+	for api, c := range map[string][2]string{
+		"codat.io/accounting": {"Gets the transfers for a given company.", "api.transfers.list_transfers"},
+		"wowza.com":           {"This operation shows the details of all of your players.", "api.players.list_players"},
+	} {
+		ops := load(api).Ops
+		if got := candidateIDs(New(ops, Options{}).Search(c[0], Filter{}, 5)); len(got) == 0 || got[0] != c[1] {
+			t.Errorf("%s: %q: %v, want %s first", api, c[0], got, c[1])
+		}
+		if got := candidateIDs(New(ops, Options{Ablate: []string{"lists-first"}}).Search(c[0], Filter{}, 5)); len(got) > 0 && got[0] == c[1] {
+			t.Errorf("%s: %q leads with %s with lists-first off too; the test no longer shows what the rule does", api, c[0], c[1])
+		}
 	}
 }

@@ -878,16 +878,17 @@ func (r *Router) collectionOf(e, d uint32, many string) bool {
 }
 
 // namedBy reports whether the name of op's id, or of one of its
-// aliases, holds the word w (the last segment of "helpdesk.tickets.show"
-// holds "show").
+// aliases, holds the word w, whatever its ending s (the last segment of
+// "helpdesk.tickets.show" holds "show", that of "get_transfer" "gets").
 func namedBy(op *operations.Operation, w string) bool {
+	w = plural(w)
 	for k := -1; k < len(op.Aliases); k++ {
 		id := op.ID
 		if k >= 0 {
 			id = op.Aliases[k]
 		}
 		found := false
-		splitWords(id[strings.LastIndexByte(id, '.')+1:], func(x string) { found = found || x == w })
+		splitWords(id[strings.LastIndexByte(id, '.')+1:], func(x string) { found = found || plural(x) == w })
 		if found {
 			return true
 		}
