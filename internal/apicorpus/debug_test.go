@@ -14,7 +14,9 @@ import (
 
 // TestDebugCase prints the ranking of the queries in APICORPUS_Q (separated
 // by "|") over the withheld catalog of the API file APICORPUS_FILE, for
-// diagnosing the benchmark by hand. With APICORPUS_READS set it routes
+// diagnosing the benchmark by hand (APICORPUS_DESCRIBED: the index of
+// --queries-from descriptions; APICORPUS_IDS too: of --keep-ids). With
+// APICORPUS_READS set it routes
 // among reads only, as intent-only ask does on a read-only server.
 func TestDebugCase(t *testing.T) {
 	file, qs := os.Getenv("APICORPUS_FILE"), os.Getenv("APICORPUS_Q")
@@ -24,6 +26,9 @@ func TestDebugCase(t *testing.T) {
 	load := Load
 	if os.Getenv("APICORPUS_DESCRIBED") != "" {
 		load = LoadDescribed // the index of --queries-from descriptions
+		if os.Getenv("APICORPUS_IDS") != "" {
+			load = LoadDescribedWithIDs // and --keep-ids
+		}
 	}
 	c, err := load(API{Name: "debug", File: file})
 	if err != nil {
