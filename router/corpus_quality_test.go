@@ -545,6 +545,28 @@ func TestAnActionOnAnItemNamedForTheFirstWordStopsTheRun(t *testing.T) {
 		"api.conference_commands.post_conferences_id_actions_hold")
 }
 
+// The same operation in another version of the API, close behind the
+// leader, stops the run when the request names no version (ablation
+// "versions"): victorops's incident history is GET
+// /api-reporting/v1/incidents and GET /api-reporting/v2/incidents, and
+// velopayments' payee invite is resendPayeeInviteV3 and V4 (read in the
+// descriptions view with the operationIds kept, as served).
+func TestAnotherVersionOfTheLeaderStopsTheRun(t *testing.T) {
+	victorops := corpusLoaderOf(t, apicorpus.LoadDescribed)("victorops.com").Ops
+	const q = "Retrieve incident history for your company, searching over date ranges and with filtering options."
+	if res := New(victorops, Options{}).Search(q, Filter{}, 5); res.Decision == DecisionRun || !slices.Contains(candidateIDs(res), "api.reporting.get_api_reporting_v2_incidents") {
+		t.Errorf("%q: %s %v, want no run and both versions listed", q, res.Decision, candidateIDs(res))
+	}
+	if res := New(victorops, Options{Ablate: []string{"versions"}}).Search(q, Filter{}, 5); res.Decision != DecisionRun {
+		t.Errorf("%q with versions off: %s %v; the test no longer shows what the rule does", q, res.Decision, candidateIDs(res))
+	}
+	stopsRun(t, corpusLoaderOf(t, apicorpus.LoadDescribedWithIDs)("velopayments.com").Ops, "versions",
+		"Update payee details for the given Payee Id.", "api.payees.payee_details_update_v4")
+	if namesVersion("237") || namesVersion("8345112d") || namesVersion("2fa") || !namesVersion("v3") || !namesVersion("2.0") {
+		t.Error("namesVersion reads an example id, a hash or a word with digits as a version, or misses v3 or 2.0")
+	}
+}
+
 // A verb that undoes a relation ("unlink", "detach", "unassign") does not
 // run a change that names neither the relation nor two things of it
 // (ablation "undone-relations"). "Unlink Service", asked of Azure's

@@ -300,7 +300,7 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first, sc.words) && !r.objectElsewhere(groups, first, sc) &&
 		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc) &&
 		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d]) && !r.metInParamsOnly(groups, first[0].d, sc) &&
-		!r.refinedElsewhere(groups, first) && !r.deletesAnEnd(groups, first[0].d)
+		!r.refinedElsewhere(groups, first) && !r.deletesAnEnd(groups, first[0].d) && !r.otherVersion(first, sc.words)
 }
 
 // deletesAnEnd reports whether the request undoes a relation ("Unlink
@@ -396,6 +396,98 @@ func (r *Router) refinedElsewhere(groups []group, first []hit) bool {
 		}
 	}
 	return false
+}
+
+// otherVersion reports whether a rival close behind the leader of first
+// is the same operation in another version of the API, and the request
+// names no version (ablation "versions"): the two share their kind and
+// HTTP method, and their paths, or failing that their ids' names, read
+// the same once their version segments are left out (GET
+// /api-reporting/v1/incidents and GET /api-reporting/v2/incidents;
+// resendPayeeInviteV3 and resendPayeeInviteV4). Which version the caller
+// means is theirs to say; running either would be a guess.
+func (r *Router) otherVersion(first []hit, words []string) bool {
+	if len(first) < 2 || !r.tu.versions || slices.ContainsFunc(words, namesVersion) {
+		return false
+	}
+	lead := r.ops[first[0].d]
+	for _, h := range closeBehind(first) {
+		op := r.ops[h.d]
+		if op.Kind != lead.Kind || (op.HTTP == nil) != (lead.HTTP == nil) {
+			continue
+		}
+		if lead.HTTP != nil {
+			if !strings.EqualFold(op.HTTP.Method, lead.HTTP.Method) {
+				continue
+			}
+			if a, b := unversioned(lead.HTTP.Path, '/'), unversioned(op.HTTP.Path, '/'); a != "" && a == b && lead.HTTP.Path != op.HTTP.Path {
+				return true
+			}
+		}
+		if a, b := unversionedName(lead.ID), unversionedName(op.ID); a != "" && a == b && lead.ID != op.ID {
+			return true
+		}
+	}
+	return false
+}
+
+// namesVersion reports whether w names a version: "v" and digits, dots
+// between them ("v3", "v2.1"), or digits with a dot ("2.0"); not a bare
+// number, which an example id in a path is too ("/players/237"), nor a
+// hash ("8345112d") or a word with digits ("2fa").
+func namesVersion(w string) bool {
+	s, v := strings.CutPrefix(strings.ToLower(w), "v")
+	if s == "" || len(s) > 8 || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	dot := false
+	for _, c := range []byte(s) {
+		switch {
+		case c == '.':
+			dot = true
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return v || dot
+}
+
+// unversioned returns s, split at sep, without its version parts
+// (namesVersion), folded to lower case; "" when it has none.
+func unversioned(s string, sep byte) string {
+	var b strings.Builder
+	found := false
+	for part := range strings.SplitSeq(s, string(sep)) {
+		if namesVersion(part) {
+			found = true
+			continue
+		}
+		b.WriteString(strings.ToLower(part))
+		b.WriteByte(sep)
+	}
+	if !found {
+		return ""
+	}
+	return b.String()
+}
+
+// unversionedName returns the words of an id's name without its version
+// words ("resend_payee_invite_v3" and "resendPayeeInviteV4" both give
+// "resend payee invite"); "" when it has none.
+func unversionedName(id string) string {
+	var words []string
+	found := false
+	splitWordsParts(id[strings.LastIndexByte(id, '.')+1:], false, func(w string) {
+		if namesVersion(w) {
+			found = true
+			return
+		}
+		words = append(words, w)
+	})
+	if !found {
+		return ""
+	}
+	return strings.Join(words, " ")
 }
 
 // holdsAddress reports whether operation d's address holds every word of

@@ -513,7 +513,12 @@
 // thing of the query or the caller (deletesAnEnd, ablation
 // "undone-relations": "Unlink Service" does not run "Delete a service
 // instance", while "Unassign user's calling plan" runs DELETE
-// /phone/users/{userId}/calling_plans/{type});
+// /phone/users/{userId}/calling_plans/{type}), and no candidate of its
+// kind and method close behind is the leader in another version of the
+// API, by its path or its id's name without their version parts, while
+// the query names no version (otherVersion, ablation "versions": GET
+// /api-reporting/v1/incidents does not run while .../v2/incidents is
+// close behind);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,

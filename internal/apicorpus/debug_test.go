@@ -131,6 +131,9 @@ func eachChange(t *testing.T, foreign int, f func(api string, q Query, with, wit
 	load := Load
 	if os.Getenv("APICORPUS_DESCRIBED") != "" {
 		load = LoadDescribed // the requests of --queries-from descriptions
+		if os.Getenv("APICORPUS_IDS") != "" {
+			load = LoadDescribedWithIDs // and --keep-ids
+		}
 	}
 	for i, a := range apis {
 		c, err := load(a)
