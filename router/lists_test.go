@@ -32,6 +32,19 @@ func TestAPluralReadListsWhereTheItemReadIsNamedForTheVerb(t *testing.T) {
 		"get a ticket":       "helpdesk.tickets.get",
 		"get a single users": "helpdesk.users.get",
 	})
+	for _, limit := range []int{5, 10, 30} {
+		got := candidateIDs(on.Search("get tickets", Filter{}, limit))
+		if len(got) == 0 || got[0] != "helpdesk.tickets.list" {
+			t.Errorf("limit %d: %v, want helpdesk.tickets.list first", limit, got)
+		}
+		seen := map[string]bool{}
+		for _, id := range got {
+			if seen[id] {
+				t.Errorf("limit %d: %s is listed twice: %v", limit, id, got)
+			}
+			seen[id] = true
+		}
+	}
 	off := New(reg.All(), Options{Ablate: []string{"lists-first"}})
 	for _, q := range []string{"get tickets", "show tickets"} {
 		if got := candidateIDs(off.Search(q, Filter{}, 5)); len(got) == 0 || got[0] != "helpdesk.tickets.get" {

@@ -844,19 +844,20 @@ func (r *Router) listsFirst(groups []group, qverb verbClass, hits []hit, f *Filt
 		if r.verbs[d] != verbRead || !namedBy(r.ops[d], verb) {
 			continue
 		}
-		j := slices.IndexFunc(hits[:n], func(h hit) bool { return r.collectionOf(h.d, d, many) })
+		j := slices.IndexFunc(hits, func(h hit) bool { return r.collectionOf(h.d, d, many) })
 		switch {
 		case j > i && !namedBy(r.ops[hits[j].d], verb):
 			moveUp(hits, j, i)
-		case j < 0 && n == rerankPool:
+		case j < 0:
 			// The verb in the names of every item read of the catalog
 			// ("get" in tickets.get, macros.get, orgs.get) can crowd
-			// the collection out of the pool: it comes back from the
-			// operations the request met, and the pool's last gives way.
+			// the collection out of the ranking: it comes back from the
+			// operations the request met, and the last hit gives way.
 			for _, e := range sc.touched {
 				if r.collectionOf(e, d, many) && !namedBy(r.ops[e], verb) && r.allowed(f, e) {
-					hits[n-1].d = e
-					moveUp(hits, n-1, i)
+					last := len(hits) - 1
+					hits[last].d = e
+					moveUp(hits, last, i)
 					break
 				}
 			}
@@ -908,8 +909,8 @@ func namesSegment(seg, word string) bool {
 // readMany returns the plural a read of many things asks for (qverb is a
 // list): the request's first word that names a resource of the catalog,
 // when it is a plural that no word of one ("a", "single", "specific")
-// stands just before, and the request gives no number, which would name
-// one; "" otherwise. "get issues" and "show comments on an issue" read
+// comes before, and the request gives no number, which would name one;
+// "" otherwise. "get issues" and "show comments on an issue" read
 // many; "Get a specific series" and "Returns information about a single
 // Payments" read one.
 func readMany(groups []group, words []string, qverb verbClass) string {
