@@ -420,7 +420,7 @@ func (r *Router) otherVersion(first []hit, words []string) bool {
 			if !strings.EqualFold(op.HTTP.Method, lead.HTTP.Method) {
 				continue
 			}
-			if a, b := unversioned(lead.HTTP.Path, '/'), unversioned(op.HTTP.Path, '/'); a != "" && a == b && lead.HTTP.Path != op.HTTP.Path {
+			if a, b := unversionedPath(lead.HTTP.Path), unversionedPath(op.HTTP.Path); a != "" && a == b && lead.HTTP.Path != op.HTTP.Path {
 				return true
 			}
 		}
@@ -434,7 +434,11 @@ func (r *Router) otherVersion(first []hit, words []string) bool {
 // namesVersion reports whether w names a version: "v" and digits, dots
 // between them ("v3", "v2.1"), or digits with a dot ("2.0"); not a bare
 // number, which an example id in a path is too ("/players/237"), nor a
-// hash ("8345112d") or a word with digits ("2fa").
+// hash ("8345112d") or a word with digits ("2fa"). It is stricter than
+// versionSegment, which passes over any segment opening with a digit where
+// a path's words are read, because here a false version makes two
+// different operations one; versionWord (services) reads only the "v"
+// form, in service names.
 func namesVersion(w string) bool {
 	s, v := strings.CutPrefix(strings.ToLower(w), "v")
 	if s == "" || len(s) > 8 || s[0] < '0' || s[0] > '9' {
@@ -452,18 +456,18 @@ func namesVersion(w string) bool {
 	return v || dot
 }
 
-// unversioned returns s, split at sep, without its version parts
+// unversionedPath returns an HTTP path without its version segments
 // (namesVersion), folded to lower case; "" when it has none.
-func unversioned(s string, sep byte) string {
+func unversionedPath(path string) string {
 	var b strings.Builder
 	found := false
-	for part := range strings.SplitSeq(s, string(sep)) {
-		if namesVersion(part) {
+	for seg := range strings.SplitSeq(path, "/") {
+		if namesVersion(seg) {
 			found = true
 			continue
 		}
-		b.WriteString(strings.ToLower(part))
-		b.WriteByte(sep)
+		b.WriteString(strings.ToLower(seg))
+		b.WriteByte('/')
 	}
 	if !found {
 		return ""

@@ -23,14 +23,7 @@ func TestDebugCase(t *testing.T) {
 	if file == "" || qs == "" {
 		t.Skip("APICORPUS_FILE and APICORPUS_Q not set")
 	}
-	load := Load
-	if os.Getenv("APICORPUS_DESCRIBED") != "" {
-		load = LoadDescribed // the index of --queries-from descriptions
-		if os.Getenv("APICORPUS_IDS") != "" {
-			load = LoadDescribedWithIDs // and --keep-ids
-		}
-	}
-	c, err := load(API{Name: "debug", File: file})
+	c, err := debugLoad()(API{Name: "debug", File: file})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,13 +121,7 @@ func eachChange(t *testing.T, foreign int, f func(api string, q Query, with, wit
 	if err != nil {
 		t.Fatal(err)
 	}
-	load := Load
-	if os.Getenv("APICORPUS_DESCRIBED") != "" {
-		load = LoadDescribed // the requests of --queries-from descriptions
-		if os.Getenv("APICORPUS_IDS") != "" {
-			load = LoadDescribedWithIDs // and --keep-ids
-		}
-	}
+	load := debugLoad()
 	for i, a := range apis {
 		c, err := load(a)
 		if err != nil || len(c.Queries) == 0 {
@@ -150,4 +137,18 @@ func eachChange(t *testing.T, foreign int, f func(api string, q Query, with, wit
 			f(a.Name, q, on.Search(q.Text, router.Filter{}, 10), off.Search(q.Text, router.Filter{}, 10))
 		}
 	}
+}
+
+// debugLoad returns the loader of the view the debug tests read: the
+// summaries, or with APICORPUS_DESCRIBED the description sentences of
+// --queries-from descriptions, and with APICORPUS_IDS too the index of
+// --keep-ids.
+func debugLoad() func(API) (*Case, error) {
+	switch {
+	case os.Getenv("APICORPUS_DESCRIBED") == "":
+		return Load
+	case os.Getenv("APICORPUS_IDS") != "":
+		return LoadDescribedWithIDs
+	}
+	return LoadDescribed
 }
