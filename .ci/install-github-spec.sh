@@ -6,6 +6,7 @@
 #
 # Usage: bash .ci/install-github-spec.sh   # then INTENTSRV_GITHUB_SPEC=<printed path>
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/npm-retry.sh"
 
 VERSION="${OCTOKIT_OPENAPI_VERSION:-23.0.2}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +20,7 @@ fi
 mkdir -p "$dir"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && npm pack --silent "@octokit/openapi@$VERSION" >/dev/null)
+(cd "$work" && npm_retry 300 pack --silent "@octokit/openapi@$VERSION")
 tar -xzf "$work"/octokit-openapi-*.tgz -C "$work" package/generated/api.github.com.json
 mv "$work/package/generated/api.github.com.json" "$spec"
 echo "$spec"

@@ -7,6 +7,7 @@
 #
 # Usage: bash .ci/install-mcp-server.sh everything   # then INTENTSRV_SERVER_EVERYTHING=<printed path>
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/npm-retry.sh"
 
 name="${1:?usage: install-mcp-server.sh everything|filesystem|memory}"
 case "$name" in
@@ -37,8 +38,8 @@ if ! installed; then
   if [[ ! -f "$dir/package.json" ]]; then
     printf '{"name":"intentsrv-server-%s","private":true}\n' "$name" >"$dir/package.json"
   fi
-  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
-    "@modelcontextprotocol/server-$name@$version" >&2
+  npm_retry 300 install --prefix "$dir" --no-audit --no-fund --loglevel=error \
+    "@modelcontextprotocol/server-$name@$version"
   installed || { echo "server-$name $version did not install" >&2; exit 1; }
 fi
 bin="$(entry)"

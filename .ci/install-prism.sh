@@ -5,6 +5,7 @@
 #
 # Usage: bash .ci/install-prism.sh        # then INTENTSRV_PRISM=<printed path>
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/npm-retry.sh"
 
 PRISM_VERSION="${PRISM_VERSION:-5.16.0}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +21,7 @@ mkdir -p "$dir"
 if [[ ! -f "$dir/package.json" ]]; then
   printf '{"name":"intentsrv-prism","private":true}\n' >"$dir/package.json"
 fi
-npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
-  "@stoplight/prism-cli@$PRISM_VERSION" >&2
+npm_retry 300 install --prefix "$dir" --no-audit --no-fund --loglevel=error \
+  "@stoplight/prism-cli@$PRISM_VERSION"
 "$bin" --version >&2
 echo "$bin"
