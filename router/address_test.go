@@ -136,6 +136,7 @@ func TestARequestSentToAPathIsAnswered(t *testing.T) {
 		httpOp("do.floating_ips.post_v2_floating_ips", "POST", "To create a new floating IP, send a POST request with the region or the Droplet it is assigned to.", "/v2/floating_ips", operations.KindWrite),
 		httpOp("do.block_storage.post_v2_volumes", "POST", "A block storage volume, in a region.", "/v2/volumes", operations.KindWrite),
 		httpOp("do.block_storage.get_v2_volumes", "GET", "Lists the block storage volumes.", "/v2/volumes", operations.KindRead),
+		httpOp("do.block_storage_actions.post_v2_volumes_actions", "POST", "To initiate an action on a block storage volume by name, send a POST request with the action's type and the volume's name and region.", "/v2/volumes/actions", operations.KindWrite),
 		httpOp("do.droplets.delete_v2_droplets_droplet_id", "DELETE", "Deletes a Droplet.", "/v2/droplets/{droplet_id}", operations.KindDestructive),
 	}
 	answeredNotRun(t, ops, "request-addresses", "To create a new volume, send a POST request to `/v2/volumes`.", "do.block_storage.post_v2_volumes")

@@ -233,7 +233,10 @@
 //     path words unsaid and path depth above the least, ...; ablation
 //     "pool-gaps"), learned by Learn with ListNet's
 //     objective on pools routed with vectors that did not see their APIs,
-//     each provider weighed by one over the square root of its queries.
+//     each provider weighed by one over the square root of its queries
+//     (the path weights' pools add the corpus's description sentences
+//     routed with the operationIds kept, so that the fit sees requests
+//     meet the operations' own names, as they do when served).
 //     Two weight sets are shipped: a pool whose operations all have HTTP
 //     paths is ordered by weights with a layer of tanh units
 //     (ranker_paths.json), any other pool by linear weights (ranker.json),

@@ -84,12 +84,14 @@ func TestAPluralReadListsOverPaths(t *testing.T) {
 // In the corpus's descriptions view with the operationIds kept, as a
 // served catalog has them: "Gets the transfers for a given company" led
 // with getTransfer, one transfer, named for the verb whatever its -s, and
-// Wowza's "shows the details of all of your players" with showPlayer.
+// Wowza's "shows the details of all of your transcoders" with
+// showTranscoder. (Its players, the first Wowza example, list without
+// the rule since round 52's refit.)
 func TestAPluralReadListsOnRealIDs(t *testing.T) {
 	load := corpusLoaderOf(t, apicorpus.LoadDescribedWithIDs)
 	for api, c := range map[string][2]string{
 		"codat.io/accounting": {"Gets the transfers for a given company.", "api.transfers.list_transfers"},
-		"wowza.com":           {"This operation shows the details of all of your players.", "api.players.list_players"},
+		"wowza.com":           {"This operation shows the details of all of your transcoders.", "api.transcoders.list_transcoders"},
 	} {
 		ops := load(api).Ops
 		if got := candidateIDs(New(ops, Options{}).Search(c[0], Filter{}, 5)); len(got) == 0 || got[0] != c[1] {

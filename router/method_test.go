@@ -728,7 +728,7 @@ func TestOtherWordsForMeInAPath(t *testing.T) {
 	}
 	leadsOnlyWith(t, ops, "caller-address", map[string]string{
 		"show my profile":        "issues.api.get_myself",
-		"my most recent media":   "photos.users.get_users_self_media",
+		"my photos":              "photos.users.get_users_self_media",
 		"recent photos I posted": "photos.users.get_users_self_media",
 	})
 }

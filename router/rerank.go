@@ -168,8 +168,8 @@ func (m *model) score(x *[numFeatures]float32) float32 {
 	return z
 }
 
-// The re-ranker has two weight sets, both learned on the same pools by
-// cmd/vecgen:
+// The re-ranker has two weight sets, both learned by cmd/vecgen on pools
+// of the corpus's tune split:
 //   - ranker.json, linear, orders every pool that holds an operation
 //     without an HTTP path (Go functions, MCP tools), and gives every
 //     pool the leader's probability that the run gate reads: its
@@ -179,7 +179,9 @@ func (m *model) score(x *[numFeatures]float32) float32 {
 //     together ("the verb agrees" means more when the path says what the
 //     query says), and lean on the path features: on catalogs without
 //     paths they lose to the linear set (BENCHMARKS.md, router rounds 4
-//     and 9), so they never see one.
+//     and 9), so they never see one. Their fit also reads requests that
+//     meet the operations' own ids, as served catalogs have them
+//     (round 52); the linear set's does not, since it sets the run gate.
 var (
 	//go:embed ranker.json
 	rankerFile []byte

