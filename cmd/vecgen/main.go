@@ -275,13 +275,9 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 			continue
 		}
 		provider := apicorpus.Provider(a.Name)
-		lc := router.LearnCase{Ops: c.Ops, Group: provider}
-		for _, q := range c.Queries {
-			lc.Queries = append(lc.Queries, router.Query{Query: q.Text, Labels: q.Labels})
-		}
 		h := apicorpus.Half(provider)
 		halves[h] = append(halves[h], a)
-		cases[h] = append(cases[h], lc)
+		cases[h] = append(cases[h], learnCase(c, provider))
 		n++
 		if !o.pathIDs {
 			continue
@@ -289,11 +285,7 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 		if d, err := apicorpus.LoadDescribedWithIDs(a); err == nil && len(d.Queries) > 0 {
 			// A group of its own: the provider's summaries weigh as
 			// before, and its sentences as much again at most.
-			lc := router.LearnCase{Ops: d.Ops, Group: provider + " (ids kept)"}
-			for _, q := range d.Queries {
-				lc.Queries = append(lc.Queries, router.Query{Query: q.Text, Labels: q.Labels})
-			}
-			idCases[h] = append(idCases[h], lc)
+			idCases[h] = append(idCases[h], learnCase(d, provider+" (ids kept)"))
 		}
 	}
 	var pools, idPools [2]*router.Pools
@@ -365,6 +357,16 @@ func learnRanker(dir, rankerOut, pathRankerOut string, o rankerOptions, log *slo
 		log.Info("ranker written", "file", set.out, "queries", w.Queries, "hidden", len(w.Hidden), "elapsed", time.Since(t0).Round(time.Millisecond))
 	}
 	return nil
+}
+
+// learnCase is c's catalog and requests as the re-ranker's fit reads
+// them, its requests weighed together as group.
+func learnCase(c *apicorpus.Case, group string) router.LearnCase {
+	lc := router.LearnCase{Ops: c.Ops, Group: group}
+	for _, q := range c.Queries {
+		lc.Queries = append(lc.Queries, router.Query{Query: q.Text, Labels: q.Labels})
+	}
+	return lc
 }
 
 // validateFit fits weights on fit and reports their top-1 on held, next
