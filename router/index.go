@@ -900,9 +900,11 @@ const (
 // the last literal segment of an HTTP path that ends in a parameter
 // ("issues" in /repos/{owner}/{repo}/issues/{issue_number}: one item) or,
 // for GET, in a plural segment ("issues" in /repos/{owner}/{repo}/issues:
-// the collection); without HTTP, the resource segment of an operation
-// whose verb v reads one thing (tickets.get) or lists (tickets.list).
-func scopeNoun(op *operations.Operation, v verbClass) (string, int8) {
+// the collection); without HTTP, what its name says when names is set
+// (nameScope: get_payment_runs, get_payment_run), and otherwise the
+// resource segment of an operation whose verb v reads one thing
+// (tickets.get) or lists (tickets.list).
+func scopeNoun(op *operations.Operation, v verbClass, names bool) (string, int8) {
 	if h := op.HTTP; h != nil && h.Path != "" {
 		p := strings.TrimRight(h.Path, "/")
 		last := p[strings.LastIndexByte(p, '/')+1:]
@@ -914,6 +916,9 @@ func scopeNoun(op *operations.Operation, v verbClass) (string, int8) {
 		}
 		return "", scopeNone
 	}
+	if noun, scope, ok := nameScope(op.ID, v); ok && names {
+		return noun, scope
+	}
 	switch v {
 	case verbRead:
 		return resourceSegment(op.ID), scopeItem
@@ -921,6 +926,61 @@ func scopeNoun(op *operations.Operation, v verbClass) (string, int8) {
 		return resourceSegment(op.ID), scopeCollection
 	}
 	return "", scopeNone
+}
+
+// aspectWord reports whether w names an aspect of the thing an operation
+// reads rather than the thing (article_details, get_user_info,
+// get_task_entity): it says
+// nothing of one item or many.
+func aspectWord(w string) bool {
+	switch w {
+	case "details", "detail", "info", "information", "metadata", "data", "entity":
+		return true
+	}
+	return false
+}
+
+// nameScope reads the scope of a read without an HTTP path off its name,
+// the id's last segment, as a path says it: the name's last noun before
+// any preposition ("runs" in get_payment_runs, "users" in
+// get_users_for_topic) is a collection when it is plural, and one item
+// when it is singular or followed by "id" (get_payment_run,
+// get_calendars_id). ok is false for an operation that does not read
+// (a write keeps no scope: on the corpus served as tools, scoped writes
+// ran one wrong delete and fixed nothing), and for a name that says no
+// noun or is one word (tickets.get, users.deactivate): the caller then
+// falls back on the id's resource segment.
+func nameScope(id string, v verbClass) (noun string, scope int8, ok bool) {
+	name := id[strings.LastIndexByte(id, '.')+1:]
+	idAfter := false // the noun is followed by "id": an item's address
+	done := false
+	words := 0
+	splitWords(name, func(w string) {
+		words++
+		switch {
+		case done:
+		case w == "id" || w == "ids":
+			idAfter = noun != ""
+		case isStopWord(w):
+			done = true // a preposition ends the noun phrase: list_for_repo names none
+		case isNumber(w) || versionSegment(w) || aspectWord(w) || (verbClassifier{}).word(w) != verbNone:
+		default:
+			noun, idAfter = w, false
+		}
+	})
+	if noun == "" || words == 1 {
+		// One word is the action (users.deactivate, one the lexicon
+		// may not know) or the resource itself: the id's resource
+		// segment says more.
+		return "", scopeNone, false
+	}
+	switch {
+	case !v.reads():
+		return "", scopeNone, false
+	case idAfter || plural(noun) == noun:
+		return noun, scopeItem, true
+	}
+	return noun, scopeCollection, true
 }
 
 // resourceHead returns the term of the head word of the resource op's
@@ -1126,7 +1186,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 			}
 			ix.heads[d], wbuf = ix.resourceHead(ops[d], also, wbuf)
 			wbuf = splitBytesBuf(ops[d].Summary, wbuf, sums.add)
-			noun, scope := scopeNoun(ops[d], verbs[d])
+			noun, scope := scopeNoun(ops[d], verbs[d], !opts.noNameScope)
 			ix.scope[d] = scope
 			wbuf = splitBytesBuf(noun, wbuf, items.add)
 			for i, l := range lists {

@@ -80,6 +80,9 @@ type Options struct {
 	noStem, noSynonyms, noFuzzy, flatWeights, noVerbs, noBigrams, noReturns, noExampleValues, noResultFields bool
 	noClauses, noNames, noFeedback, noSemantic, noRerank                                                     bool
 	noPathRanker                                                                                             bool
+	// noNameScope: an operation without an HTTP path takes its scope from
+	// its verb alone, as before round 53 (nameScope).
+	noNameScope bool
 	// noRunGate: a run needs neither the re-ranker's probability nor the
 	// nearer margin of the two passes (decide.go).
 	noRunGate bool

@@ -1,0 +1,69 @@
+package router
+
+import (
+	"testing"
+
+	"github.com/intentsrv/intentsrv/operations"
+)
+
+// toolOp is an operation served as a tool (an MCP server's, a Go
+// function): its id, description and kind, with no HTTP method or path.
+func toolOp(id, desc string, kind operations.Kind) *operations.Operation {
+	return &operations.Operation{ID: id, Namespace: operations.DefaultNamespace(id), Description: desc, Kind: kind}
+}
+
+// TestAToolsNameSaysOneItemOrMany: without a path, a tool's name says
+// what a path would. get_payment_runs reads the runs, get_payment_run
+// one run, as GET /payment-runs and GET /payment-runs/{id} would; the
+// request's "all" and "a specific one" choose between them. The catalog's
+// texts are from a real billing API's spec, its summaries withheld as the
+// corpus benchmark withholds them.
+func TestAToolsNameSaysOneItemOrMany(t *testing.T) {
+	ops := []*operations.Operation{
+		toolOp("billing.payment_runs.get_payment_runs", "Retrieves the information about all payment runs.", operations.KindRead),
+		toolOp("billing.payment_runs.get_payment_run", "Retrieves the information about a specific payment run.", operations.KindRead),
+		toolOp("billing.payment_runs.create_payment_run", "Creates a payment run.", operations.KindWrite),
+		toolOp("billing.payment_runs.get_payment_run_summary", "Retrieves the summary of a payment run.", operations.KindRead),
+		toolOp("billing.workflows.get_workflows", "Retrieves a list of workflows available in your tenant.", operations.KindRead),
+		toolOp("billing.workflows.get_workflow", "Retrieves information about a specific workflow by its ID.", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "name-scope", map[string]string{
+		"get the payment run 8a90": "billing.payment_runs.get_payment_run",
+		"show workflow 12":         "billing.workflows.get_workflow",
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"show me all the payment runs": "billing.payment_runs.get_payment_runs",
+		"which workflows are there":    "billing.workflows.get_workflows",
+	})
+}
+
+// TestNameScopeReadsTheNounBeforeAPreposition: the noun a read's name is
+// about stands before any preposition, and a name whose first noun
+// follows one names none (list_for_repo: the repository is where, not
+// what). "id" after the noun makes it one item, as a path's parameter
+// does; words for an aspect of a thing (details, info) are not the thing.
+// A write, or a name of one word, keeps the scope its verb gives.
+func TestNameScopeReadsTheNounBeforeAPreposition(t *testing.T) {
+	for _, c := range []struct {
+		id    string
+		verb  verbClass
+		noun  string
+		scope int8
+		ok    bool
+	}{
+		{"gh.users.list_followers_for_user", verbList, "followers", scopeCollection, true},
+		{"chat.get_users_for_topic", verbRead, "users", scopeCollection, true},
+		{"gh.issues.list_for_repo", verbList, "", scopeNone, false},
+		{"setup.calendars.get_setup_v1_calendars_id", verbRead, "calendars", scopeItem, true},
+		{"shop.articles.article_details", verbRead, "article", scopeItem, true},
+		{"shop.articles.create_article", verbCreate, "", scopeNone, false},
+		{"sql.mssql.update_mssql_instance", verbUpdate, "", scopeNone, false},
+		{"helpdesk.tickets.get", verbRead, "", scopeNone, false},
+		{"desk.users.deactivate", verbUpdate, "", scopeNone, false},
+	} {
+		noun, scope, ok := nameScope(c.id, c.verb)
+		if noun != c.noun || scope != c.scope || ok != c.ok {
+			t.Errorf("nameScope(%q) = %q, %d, %v; want %q, %d, %v", c.id, noun, scope, ok, c.noun, c.scope, c.ok)
+		}
+	}
+}
