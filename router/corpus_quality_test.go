@@ -189,9 +189,9 @@ func TestOpenAPIDirectoryParaphraseSample(t *testing.T) {
 // (round 53); a read's name says one item or many where no path does
 // (name-scope), and the sample shows it.
 const (
-	toolsFloorTop1    = 0.75 // reached: 0.771 (BM25F 0.523; 0.750 without name-scope)
-	toolsFloorNDCG10  = 0.86 // reached: 0.881 (BM25F 0.728)
-	toolsMinLeadBM25  = 0.22 // reached: 0.248
+	toolsFloorTop1    = 0.76 // reached: 0.778 (BM25F 0.523; 0.750 without name-scope)
+	toolsFloorNDCG10  = 0.87 // reached: 0.885 (BM25F 0.728)
+	toolsMinLeadBM25  = 0.23 // reached: 0.255
 	toolsMaxFalseRuns = 2    // of 1,410; reached: 0
 )
 

@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"github.com/intentsrv/intentsrv/internal/apicorpus"
 	"math"
 	"os"
 	"strings"
@@ -62,6 +63,16 @@ func TestDebugSpec(t *testing.T) {
 	ops := make([]*operations.Operation, len(list))
 	for i := range list {
 		ops[i] = &list[i]
+	}
+	if os.Getenv("ROUTER_TOOLS") != "" {
+		// The corpus's tools view of the spec ("eval --queries-from
+		// descriptions --keep-ids --as-tools"): first sentences and
+		// summaries withheld, no HTTP method or path.
+		c, err := apicorpus.LoadDescribedWithIDs(apicorpus.API{Name: spec, File: spec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops = apicorpus.WithoutHTTP(c).Ops
 	}
 	var ablate []string
 	if a := os.Getenv("ROUTER_ABLATE"); a != "" {

@@ -177,10 +177,12 @@ func TestDiversifyCoversEveryAsk(t *testing.T) {
 		return ids
 	}
 	// The learned re-ranker, trained on one-request queries, is off on
-	// both sides: this is diversification's contract.
+	// both sides: this is diversification's contract. So is what the
+	// names say (name-scope), which boosts search_latest and search_users
+	// for "latest" and "users" before diversification sees the pool.
 	flat := defaultTuning()
 	flat.diversity = 0
-	plain, div := top(Options{tune: &flat, noRerank: true}, 6), top(Options{noRerank: true}, 6)
+	plain, div := top(Options{tune: &flat, noRerank: true, noNameScope: true}, 6), top(Options{noRerank: true, noNameScope: true}, 6)
 	if len(plain) == 0 || len(div) == 0 || plain[0] != div[0] {
 		t.Fatalf("leader changed: plain %v, diversified %v", plain, div)
 	}

@@ -60,10 +60,31 @@ func TestNameScopeReadsTheNounBeforeAPreposition(t *testing.T) {
 		{"sql.mssql.update_mssql_instance", verbUpdate, "", scopeNone, false},
 		{"helpdesk.tickets.get", verbRead, "", scopeNone, false},
 		{"desk.users.deactivate", verbUpdate, "", scopeNone, false},
+		{"social.tweets.shared_by", verbRead, "", scopeNone, false},
+		{"social.news.get_news_feed", verbRead, "feed", scopeItem, true},
 	} {
 		noun, scope, ok := nameScope(c.id, c.verb)
 		if noun != c.noun || scope != c.scope || ok != c.ok {
 			t.Errorf("nameScope(%q) = %q, %d, %v; want %q, %d, %v", c.id, noun, scope, ok, c.noun, c.scope, c.ok)
 		}
 	}
+}
+
+// TestAToolsNameSaysWhatItIsAbout: the noun a read's name is about is a
+// resource of the catalog, as a path's noun is, so that a request that
+// names it chooses among the reads of one group: "tags" in
+// get_tags_from_user, under a payroll API's tagging group. The texts are
+// from that API's spec, its summaries withheld.
+func TestAToolsNameSaysWhatItIsAbout(t *testing.T) {
+	ops := []*operations.Operation{
+		toolOp("payroll.tagging.get_tag_from_user", "Gets the tag from the user.", operations.KindRead),
+		toolOp("payroll.tagging.get_tags_from_user", "", operations.KindRead),
+		toolOp("payroll.tagging.get_all_user_tags", "", operations.KindRead),
+		toolOp("payroll.tagging.get_all_users_with_tag", "Get links to all users with the specified tag.", operations.KindRead),
+		toolOp("payroll.user.get_user", "Gets the user.", operations.KindRead),
+		toolOp("payroll.user.get_users", "Get links to all users.", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "name-scope", map[string]string{
+		"Gets all tags from the user": "payroll.tagging.get_tags_from_user",
+	})
 }
