@@ -146,7 +146,9 @@
 //     plural is a list; the verb is no plural ("Gets a note" reads one;
 //     ablation "verb-not-plural"). Operations on that item or collection
 //     of that resource (scopeNoun: a path ending in its parameter, or a
-//     GET of its plural; get or list without HTTP) gain itemBoost.
+//     GET of its plural; without a path, what a read's name says, its
+//     noun's number (nameScope: get_payment_runs, get_payment_run), or
+//     get or list; ablation "name-scope") gain itemBoost.
 //   - Values that fit a path: an owner/name pair ("golang/go",
 //     "acme/web-app"; hasSlug) fits a path with two parameters in a row
 //     ("/repos/{owner}/{repo}"), and such operations gain slugBoost over
@@ -182,7 +184,9 @@
 //     name when the id has three segments or more ("tickets" in
 //     helpdesk.tickets.list; in "weather.forecast" the first segment is the
 //     service) and the last literal segment of its HTTP path ("issues" in
-//     /repos/{owner}/{repo}/issues/{n}). A query word that is some
+//     /repos/{owner}/{repo}/issues/{n}) or, without one, its name's noun
+//     under such an id ("tags" in payroll.tagging.get_tags_from_user;
+//     ablation "name-scope"). A query word that is some
 //     operation's resource counts resourceMismatch less on an operation
 //     whose id and path do not say it, and an operation that agrees with
 //     none of the resources the query names loses resourceMiss of its
