@@ -916,8 +916,10 @@ func scopeNoun(op *operations.Operation, v verbClass, names bool) (string, int8)
 		}
 		return "", scopeNone
 	}
-	if noun, scope, ok := nameScope(op.ID, v); ok && names {
-		return noun, scope
+	if names {
+		if noun, scope, ok := nameScope(op.ID, v); ok {
+			return noun, scope
+		}
 	}
 	switch v {
 	case verbRead:
@@ -930,8 +932,7 @@ func scopeNoun(op *operations.Operation, v verbClass, names bool) (string, int8)
 
 // aspectWord reports whether w names an aspect of the thing an operation
 // reads rather than the thing (article_details, get_user_info,
-// get_task_entity): it says
-// nothing of one item or many.
+// get_task_entity): it says nothing of one item or many.
 func aspectWord(w string) bool {
 	switch w {
 	case "details", "detail", "info", "information", "metadata", "data", "entity":
