@@ -960,7 +960,7 @@ func participle(w string) bool {
 // (tickets.get, users.deactivate): the caller then falls back on the id's
 // resource segment.
 func nameScope(id string, v verbClass) (noun string, scope int8, ok bool) {
-	name := id[strings.LastIndexByte(id, '.')+1:]
+	name := opName(id)
 	idAfter := false // the noun is followed by "id": an item's address
 	done := false
 	words := 0
@@ -1184,7 +1184,8 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 				}
 			}
 			wbuf = splitBytesBuf(id, wbuf, ids.add)
-			wbuf = splitBytesBuf(resourceSegment(ops[d].ID), wbuf, res.add)
+			group := resourceSegment(ops[d].ID)
+			wbuf = splitBytesBuf(group, wbuf, res.add)
 			ix.fits[d] = fitOf(ops[d])
 			if h := ops[d].HTTP; h != nil {
 				ix.paths[d] = shapeOfPath(h.Path)
@@ -1200,7 +1201,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 			noun, scope := scopeNoun(ops[d], verbs[d], !opts.noNameScope)
 			ix.scope[d] = scope
 			wbuf = splitBytesBuf(noun, wbuf, items.add)
-			if !ix.paths[d].path && resourceSegment(ops[d].ID) != "" {
+			if !ix.paths[d].path && group != "" {
 				// What a name without a path is about is a resource, as
 				// a path's noun is: "tags" in tagging.get_tags_from_user.
 				// Only under an id that groups it by resource: a flat
