@@ -390,7 +390,12 @@
 //     or "a collection of" are many whatever their number ("Retrieve a
 //     list of itemPhone objects", "The collection of open extensions"),
 //     the container's own word names no item, and a read of a list lists
-//     (listedAfter, ablation "list-of"). ("details about" and "details
+//     (listedAfter, ablation "list-of"). A catalog's word before a word
+//     for things of any kind ("objects", "items", "records", "entries")
+//     says which things, and the plural says how many: "Returns all
+//     Image objects" asks for the images, while "issue comments", whose
+//     plural is a resource, are the comments of one issue (genericHeads,
+//     ablation "generic-heads"). ("details about" and "details
 //     for" were read the same way on tune, +11 requests, and lost
 //     StableToolBench 0.0006 of nDCG@10 for nothing on report: left out.)
 //   - Exact ids and aliases win through an O(1) map. Id-like queries that

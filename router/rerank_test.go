@@ -157,9 +157,20 @@ func TestSiblingReadsFirst(t *testing.T) {
 		httpOp("synth.canaries.delete_canaries_name", "DELETE", "Deletes a canary.", "/canaries/{name}", operations.KindDestructive),
 		httpOp("synth.groups.get_groups", "GET", "Lists groups.", "/groups", operations.KindRead),
 	}
-	leadsOnlyWith(t, ops, "sibling-reads", map[string]string{
-		"Returns the details of a canary.": "synth.canaries.get_canaries_name",
-	})
+	// The item leads whatever the rule; the read at the POST's address
+	// comes next only with it (round 54's refit put the item first
+	// without the rule too).
+	const q = "Returns the details of a canary."
+	leads(t, New(ops, Options{}), map[string]string{q: "synth.canaries.get_canaries_name"})
+	before := func(ids []string, a, b string) bool {
+		return slices.Index(ids, a) >= 0 && (slices.Index(ids, b) < 0 || slices.Index(ids, a) < slices.Index(ids, b))
+	}
+	if got := candidateIDs(New(ops, Options{}).Search(q, Filter{}, 5)); !before(got, "synth.canaries.get_canaries", "synth.canaries.post_canaries") {
+		t.Errorf("%q: %v, want GET /canaries before POST /canaries", q, got)
+	}
+	if got := candidateIDs(New(ops, Options{Ablate: []string{"sibling-reads"}}).Search(q, Filter{}, 5)); before(got, "synth.canaries.get_canaries", "synth.canaries.post_canaries") {
+		t.Errorf("%q with sibling-reads off: %v, GET /canaries still before POST /canaries: the test does not test the rule", q, got)
+	}
 	// The list leads too; since round 35's refit the re-ranker puts it
 	// first without the rule. A request to change keeps the change first.
 	leads(t, New(ops, Options{}), map[string]string{
