@@ -1343,7 +1343,7 @@ func genericHeads(groups []group) {
 			continue
 		}
 		for j := range groups {
-			if h := &groups[j]; h.at == g.at+1 && h.many && !h.verb && h.nres == 0 && classNoun(h.surface) {
+			if h := &groups[j]; int(h.at) == int(g.at)+1 && h.many && !h.verb && h.nres == 0 && classNoun(h.surface) {
 				g.one, g.many = false, true
 				break
 			}

@@ -258,11 +258,12 @@ func helpdeskWithout(t *testing.T, rule string) (on, off *Router) {
 // A catalog's word before a word for things of any kind names which
 // things, and the plural after it says how many (ablation
 // "generic-heads"): "Returns all Image objects." asks for the images, not
-// one image, though "Image" is singular. The catalog is a real cloud
-// API's, its summaries and first sentences withheld as the corpus
+// one image, though "Image" is singular. The images are a real cloud
+// API's, their summaries and first sentences withheld as the corpus
 // benchmark's description view withholds them. A plural that is a
 // resource of the catalog keeps the word before it one: "issue comments"
-// are the comments of one issue.
+// are the comments of one issue, as any plural but a word for things in
+// general leaves it.
 func TestAKindOfThingAfterAResourceReadsMany(t *testing.T) {
 	ops := []*operations.Operation{
 		httpOp("cloud.images.get_images", "GET", "You can select specific Image types only and sort the results by using URI parameters.", "/images", operations.KindRead),
