@@ -960,6 +960,9 @@ func participle(w string) bool {
 // (tickets.get, users.deactivate): the caller then falls back on the id's
 // resource segment.
 func nameScope(id string, v verbClass) (noun string, scope int8, ok bool) {
+	if !v.reads() {
+		return "", scopeNone, false
+	}
 	name := opName(id)
 	idAfter := false // the noun is followed by "id": an item's address
 	done := false
@@ -985,10 +988,7 @@ func nameScope(id string, v verbClass) (noun string, scope int8, ok bool) {
 		// segment says more.
 		return "", scopeNone, false
 	}
-	switch {
-	case !v.reads():
-		return "", scopeNone, false
-	case idAfter || plural(noun) == noun:
+	if idAfter || plural(noun) == noun {
 		return noun, scopeItem, true
 	}
 	return noun, scopeCollection, true
