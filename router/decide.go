@@ -291,7 +291,9 @@ func neutralVerb(groups []group) bool {
 // the action the request asks, no twin on its path that the verb fits
 // as well, no rival that refines its address by a word the request says
 // (refinedElsewhere), and, when the request undoes a relation, a leader
-// that names it (deletesAnEnd).
+// that names it (deletesAnEnd), with no other version of it close behind
+// (otherVersion), whose resource the request names (unnamedHead), and
+// that is not under the compound the request names (compoundElsewhere).
 func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, hits, first []hit, sc *scratch) bool {
 	return conf >= runConfidence && margin >= runMargin &&
 		first[0].d == hits[0].d &&
@@ -300,7 +302,8 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first, sc.words) && !r.objectElsewhere(groups, first, sc) &&
 		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc) &&
 		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d]) && !r.metInParamsOnly(groups, first[0].d, sc) &&
-		!r.refinedElsewhere(groups, first) && !r.deletesAnEnd(groups, first[0].d) && !r.otherVersion(first, sc.words)
+		!r.refinedElsewhere(groups, first) && !r.deletesAnEnd(groups, first[0].d) && !r.otherVersion(first, sc.words) &&
+		!r.unnamedHead(groups, first[0].d, sc.mask[first[0].d]) && !r.compoundElsewhere(groups, first, sc)
 }
 
 // deletesAnEnd reports whether the request undoes a relation ("Unlink
@@ -572,6 +575,63 @@ func (r *Router) headElsewhere(groups []group, first []hit, sc *scratch) bool {
 	}
 	for _, h := range closeBehind(first) {
 		if r.ops[h.d].Kind == r.ops[lead].Kind && r.idx.heads[h.d] != noTerm && slices.Contains(object, r.idx.heads[h.d]) && r.under(h.d, lead) {
+			return true
+		}
+	}
+	return false
+}
+
+// compoundElsewhere reports whether the request's object is a compound
+// that a candidate close behind the leader of first, of its kind, is
+// named for whole, and the leader acts on a thing under that one, whose
+// head word the compound says only before its last word: "Get a specific
+// `ReservationOrder`" meets GET
+// /reservationOrders/{id}/reservations/{reservationId} in every word,
+// with "specific" from its summary, while GET /reservationOrders/{id}
+// reads the order the request asks for, "reservation" being what kind of
+// order (ablation "compound-objects"). A modifier that no rival is
+// named for together with the head ("parent nodes" of
+// /nodes/{id}/parents, "child registrations") says which ones and leaves
+// the leader running. headElsewhere stops the converse, a leader over the
+// thing asked for.
+func (r *Router) compoundElsewhere(groups []group, first []hit, sc *scratch) bool {
+	if len(first) < 2 || !r.tu.compoundObjects {
+		return false
+	}
+	start, end := objectSpan(groups, sc.words)
+	if start == 0 || start == end {
+		return false
+	}
+	// The terms of the compound's last word, and of the words before it.
+	var lastBuf, beforeBuf [2 * maxGroups]uint32
+	last, before := lastBuf[:0], beforeBuf[:0]
+	for _, g := range groups {
+		if g.at == 0 || int(g.at) < start || int(g.at) > end || len(g.variants) == 0 || strings.IndexByte(g.surface, ' ') >= 0 || g.bigram {
+			continue
+		}
+		if int(g.at) == end {
+			last = append(last, g.variants[0].t)
+			last = append(last, g.res[:g.nres]...)
+		} else {
+			before = append(before, g.variants[0].t)
+			before = append(before, g.res[:g.nres]...)
+		}
+	}
+	lead := first[0].d
+	if h := r.idx.heads[lead]; h == noTerm || r.idx.kind(h)&collWord == 0 || slices.Contains(last, h) || !slices.Contains(before, h) {
+		return false
+	}
+	// The compound run together ("reservationorder"), as a path segment
+	// writes it.
+	var phraseBuf, nounBuf [64]byte
+	phrase := phraseBuf[:0]
+	for k := start; k <= end && k <= len(sc.words); k++ {
+		phrase = foldWord(phrase, sc.words[k-1])
+	}
+	for _, h := range closeBehind(first) {
+		op := r.ops[h.d]
+		if op.Kind == r.ops[lead].Kind && op.HTTP != nil && slices.Contains(last, r.idx.heads[h.d]) && r.under(lead, h.d) &&
+			bytes.Contains(foldWord(nounBuf[:0], pathNoun(op.HTTP.Path)), phrase) {
 			return true
 		}
 	}
@@ -1349,6 +1409,72 @@ func namesSomething(op *operations.Operation) bool {
 	}
 	for seg := range strings.SplitSeq(op.HTTP.Path, "/") {
 		if seg != "" && !strings.Contains(seg, "{") && !versionSegment(seg) {
+			return true
+		}
+	}
+	return false
+}
+
+// unnamedHead reports whether the request names neither the resource the
+// leader d acts on, the head word of its HTTP path (index.heads), nor
+// the head word of the group its id files it under (its resource
+// segment, an API's tag): a run of d would then be a guess at what the
+// request acts on, however well its other words met it (ablation
+// "unnamed-heads"). "Dial" meets POST
+// /conferences/{id}/actions/dial_participant in its verb alone, and
+// "gets user" meets POST /get_users_for_topic in the users its name
+// reads; neither says a participant or a topic. A word names a head as
+// saysWord reads it; "my" names what a path for the caller reads (PATCH
+// /user for "update my bio"). A path whose head is no collection's word
+// ("/releases/latest", "/ships/{id}/refuel") is left to the other rules.
+func (r *Router) unnamedHead(groups []group, d uint32, mask uint64) bool {
+	h := r.idx.heads[d]
+	if !r.tu.unnamedHeads || h == noTerm || r.idx.kind(h)&collWord == 0 || r.saysWord(groups, h) {
+		return false
+	}
+	for gi := range groups {
+		if groups[gi].surface == callerWord && groups[gi].at == 0 && mask&(1<<uint(gi)) != 0 {
+			return false // "my": d's path names the caller (callerPaths)
+		}
+	}
+	var buf [64]byte
+	last := ""
+	splitBytesBuf(resourceSegment(r.ops[d].ID), buf[:0], func(w []byte) {
+		if s := string(w); !isStopWord(s) && !isNumber(s) {
+			last = s
+		}
+	})
+	t, ok := r.idx.terms[plural(last)]
+	return last == "" || !ok || !r.saysWord(groups, t)
+}
+
+// saysWord reports whether a word of the request says term t: t is one of
+// the word's variants (as said, a synonym, a learned neighbour) or a
+// resource it names; the word, singular or stemmed, is inside t's text
+// (wordIn), or t's text inside the word ("voicemail" says the mail of
+// /voice_mails, which the index splits); the two share a stem
+// ("register" and /registrations); or the word undoes t ("unfollow" and
+// /follows).
+func (r *Router) saysWord(groups []group, t uint32) bool {
+	text := []byte(r.idx.vocab[t])
+	stem := r.stemOf(string(text))
+	var buf [64]byte
+	for gi := range groups {
+		g := &groups[gi]
+		if slices.ContainsFunc(g.variants, func(v variant) bool { return v.t == t }) || slices.Contains(g.res[:g.nres], t) {
+			return true
+		}
+		if g.at == 0 || g.bigram {
+			continue
+		}
+		w := foldWord(buf[:0], g.surface)
+		if r.wordIn(text, g.surface) || len(text) >= 2 && bytes.Contains(w, text) {
+			return true
+		}
+		if stem != "" && r.stemOf(string(w)) == stem {
+			return true
+		}
+		if base, ok := reversalBase(string(w)); ok && r.wordIn(text, base) {
 			return true
 		}
 	}

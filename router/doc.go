@@ -530,7 +530,18 @@
 // API, by its path or its id's name without their version parts, while
 // the query names no version (otherVersion, ablation "versions": GET
 // /api-reporting/v1/incidents does not run while .../v2/incidents is
-// close behind);
+// close behind), and the query names what the leader acts on, the head
+// word of its path or of the tag its id files it under, by a word, a
+// synonym, a stem, a word the head is part of ("voicemail" for
+// /voice_mails) or "my" for a path of the caller's (unnamedHead,
+// ablation "unnamed-heads": "Dial" does not run POST
+// /conferences/{id}/actions/dial_participant), and when the query's
+// object is a compound whose last word is the head of a candidate of the
+// leader's kind close behind, whose path segment spells the compound
+// whole, the leader is not under it (compoundElsewhere, ablation
+// "compound-objects": "Get a specific `ReservationOrder`" does not run
+// the read of a reservation under /reservationOrders/{id} while the
+// order's own read is close behind);
 // DecisionChoose otherwise.
 // When the query's verb asks for a write or a delete, an operation the
 // filter hides outscores every allowed one, and the leader only reads,

@@ -1725,9 +1725,10 @@ func TestARequestThatMeetsOnlyItsVerbIsLow(t *testing.T) {
 	r := New(ops, Options{})
 	// named-object also keeps a verb before a capitalised word from
 	// running, verb-alone a leader that meets only the verb, and
-	// unnamed-writes a write whose name says no word of the request; off
-	// here, so that the test shows what title-case does.
-	noTitles := New(ops, Options{Ablate: []string{"title-case", "named-object", "verb-alone", "unnamed-writes"}})
+	// unnamed-writes a write whose name says no word of the request, and
+	// unnamed-heads a leader whose resource the request does not name;
+	// off here, so that the test shows what title-case does.
+	noTitles := New(ops, Options{Ablate: []string{"title-case", "named-object", "verb-alone", "unnamed-writes", "unnamed-heads"}})
 	noVerbOnly := New(ops, Options{Ablate: []string{"verb-only", "unknown-object"}}) // "License" is no word of the catalog either
 	titles := []string{"Add License", "Publish Mock", "Register Vehicle"}
 	lowOnlyWith(t, r, noVerbOnly, "verb-only", titles...)
@@ -1761,9 +1762,10 @@ func TestAVerbAloneDoesNotRun(t *testing.T) {
 		httpOp("api.server_keys.list_keys", "GET", "Lists the server keys.", "/servers/{serverName}/keys", operations.KindRead),
 	}
 	r := New(keys, Options{})
-	// unnamed-writes also keeps the delete from running: its name
-	// (/servers/keys) does not say "delete".
-	off := New(keys, Options{Ablate: []string{"verb-alone", "unnamed-writes"}})
+	// unnamed-writes also keeps the delete from running, its name
+	// (/servers/keys) does not say "delete", and so does unnamed-heads:
+	// "Delete" names no key.
+	off := New(keys, Options{Ablate: []string{"verb-alone", "unnamed-writes", "unnamed-heads"}})
 	res := r.Search("Delete", Filter{}, 5)
 	if res.Decision == DecisionRun || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "api.server_keys.delete_key" {
 		t.Errorf("Delete: %s %v, want no run with the key's delete listed first", res.Decision, candidateIDs(res))
@@ -2087,7 +2089,9 @@ func TestAWriteRunsOnlyWhenItsNameSaysTheRequest(t *testing.T) {
 	}
 	users[0].Input = json.RawMessage(`{"type":"object","properties":{"body":{"type":"object","properties":{"bio":{"type":"string"},"location":{"type":"string"}}}}}`)
 
-	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"unnamed-writes"}})
+	// unnamed-heads keeps the delete from running too: "Resource" names
+	// no suppression.
+	on, off := New(ops, Options{}), New(ops, Options{Ablate: []string{"unnamed-writes", "unnamed-heads"}})
 	const q = "Delete a Resource"
 	if res := on.Search(q, Filter{}, 5); res.Decision == DecisionRun || len(res.Candidates) == 0 || res.Candidates[0].Op.ID != "api.suppressions.delete_suppression" {
 		t.Errorf("%q: %s %v, want no run, with the suppression's delete listed first", q, res.Decision, candidateIDs(res))
