@@ -397,7 +397,8 @@ func TestRunGateOnRealAPIs(t *testing.T) {
 			runs: map[string]string{"Get GiftCard Provider by ID": "api.provider.get_giftcardproviders_gift_card_provider_id"},
 		},
 		{
-			api: "azure.com/advisor", rule: "unnamed-writes",
+			// "Resource" names no suppression either (unnamed-heads).
+			api: "azure.com/advisor", rule: "unnamed-writes,unnamed-heads",
 			requests: []string{"Delete a Resource"},
 			right:    func(id string) bool { return id == "" },
 			runs:     map[string]string{"delete a suppression": "api.suppressions.delete_"},
@@ -705,14 +706,15 @@ func TestCreateOrUpdateAsksForAnUpsert(t *testing.T) {
 // parameter's description, which params-only stops), and "Return a list of Divisions"
 // asked of a media API's content key policies (the listed
 // Divisions, capitalised, was taken for a name; ablation "listed-heads").
-// Each still lists the closest candidates.
+// None of the last three names what its leader acts on, which
+// unnamed-heads stops too. Each still lists the closest candidates.
 func TestAnotherAPIsRequestDoesNotRun(t *testing.T) {
 	load := corpusLoader(t)
 	for _, c := range []struct{ api, rule, q string }{
 		{"opentrials.local", "head-nouns", "Get the default Datastore."},
-		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes", "Delete"},
-		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes,params-only", "register"},
-		{"azure.com/mediaservices-ContentKeyPolicies", "listed-heads", "Return a list of Divisions"},
+		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes,unnamed-heads", "Delete"},
+		{"azure.com/sql-serverKeys", "verb-alone,unnamed-writes,params-only,unnamed-heads", "register"},
+		{"azure.com/mediaservices-ContentKeyPolicies", "listed-heads,unnamed-heads", "Return a list of Divisions"},
 	} {
 		ops := load(c.api).Ops
 		if res := New(ops, Options{}).Search(c.q, Filter{}, 5); res.Decision == DecisionRun || len(res.Candidates) == 0 {
