@@ -671,10 +671,10 @@ func (r *Router) unnamedWrite(groups []group, d uint32, mask uint64) bool {
 	inName := func(t uint32) bool { return slices.Contains(address, t) || slices.Contains(res, t) }
 	var buf [256]byte
 	name := nameText(op, buf[:0])
-	for gi, g := range groups {
-		if g.surface == callerWord && g.at == 0 && mask&(1<<uint(gi)) != 0 {
-			return false // "my": d's path names the caller (callerPaths)
-		}
+	if namesCaller(groups, mask) {
+		return false
+	}
+	for _, g := range groups {
 		if g.at == 0 || g.bigram || len(g.variants) == 0 {
 			continue // not one word of the request
 		}
@@ -709,6 +709,82 @@ func (r *Router) setsField(groups []group, op *operations.Operation) bool {
 		})
 	})
 	return found
+}
+
+// namesCaller reports whether the request's "my" (the caller group
+// callerTerm adds) is among the groups in mask, the ones an operation
+// met: its path names the caller (callerPaths), which "my" names.
+func namesCaller(groups []group, mask uint64) bool {
+	for gi := range groups {
+		if groups[gi].surface == callerWord && groups[gi].at == 0 && mask&(1<<uint(gi)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// unnamedHead reports whether the request names neither the resource the
+// leader d acts on, the head word of its HTTP path (index.heads), nor
+// the head word of the group its id files it under (its resource
+// segment, an API's tag): a run of d would then be a guess at what the
+// request acts on, however well its other words met it (ablation
+// "unnamed-heads"). "Dial" meets POST
+// /conferences/{id}/actions/dial_participant in its verb alone, and
+// "gets user" meets GET /get_users_for_topic in the users its name
+// reads; neither says a participant or a topic. A word names a head as
+// saysWord reads it; "my" names what a path for the caller reads (PATCH
+// /user for "update my bio"). A path whose head is no collection's word
+// ("/releases/latest", "/ships/{id}/refuel") is left to the other rules.
+func (r *Router) unnamedHead(groups []group, d uint32, mask uint64) bool {
+	h := r.idx.heads[d]
+	if !r.tu.unnamedHeads || h == noTerm || r.idx.kind(h)&collWord == 0 || r.saysWord(groups, h) {
+		return false
+	}
+	if namesCaller(groups, mask) {
+		return false
+	}
+	var buf [64]byte
+	last := ""
+	splitBytesBuf(resourceSegment(r.ops[d].ID), buf[:0], func(w []byte) {
+		if s := string(w); !isStopWord(s) && !isNumber(s) {
+			last = s
+		}
+	})
+	t, ok := r.idx.terms[plural(last)]
+	return last == "" || !ok || !r.saysWord(groups, t)
+}
+
+// saysWord reports whether a word of the request says term t: t is one of
+// the word's variants (as said, a synonym, a learned neighbour) or a
+// resource it names; the word, singular or stemmed, is inside t's text
+// (wordIn), or t's text inside the word ("voicemail" says the mail of
+// /voice_mails, which the index splits); the two share a stem
+// ("register" and /registrations); or the word undoes t ("unfollow" and
+// /follows).
+func (r *Router) saysWord(groups []group, t uint32) bool {
+	text := []byte(r.idx.vocab[t])
+	stem := r.stemOf(string(text))
+	var buf [64]byte
+	for gi := range groups {
+		g := &groups[gi]
+		if slices.ContainsFunc(g.variants, func(v variant) bool { return v.t == t }) || slices.Contains(g.res[:g.nres], t) {
+			return true
+		}
+		if g.at == 0 || g.bigram {
+			continue
+		}
+		w := foldWord(buf[:0], g.surface)
+		if r.wordIn(text, g.surface) || len(text) >= 2 && bytes.Contains(w, text) {
+			return true
+		}
+		if stem != "" && r.stemOf(string(w)) == stem {
+			return true
+		}
+		if base, ok := reversalBase(string(w)); ok && r.wordIn(text, base) {
+			return true
+		}
+	}
+	return false
 }
 
 // stemOf returns w's stem as the index holds it ("movi" for "movies";
@@ -1409,72 +1485,6 @@ func namesSomething(op *operations.Operation) bool {
 	}
 	for seg := range strings.SplitSeq(op.HTTP.Path, "/") {
 		if seg != "" && !strings.Contains(seg, "{") && !versionSegment(seg) {
-			return true
-		}
-	}
-	return false
-}
-
-// unnamedHead reports whether the request names neither the resource the
-// leader d acts on, the head word of its HTTP path (index.heads), nor
-// the head word of the group its id files it under (its resource
-// segment, an API's tag): a run of d would then be a guess at what the
-// request acts on, however well its other words met it (ablation
-// "unnamed-heads"). "Dial" meets POST
-// /conferences/{id}/actions/dial_participant in its verb alone, and
-// "gets user" meets POST /get_users_for_topic in the users its name
-// reads; neither says a participant or a topic. A word names a head as
-// saysWord reads it; "my" names what a path for the caller reads (PATCH
-// /user for "update my bio"). A path whose head is no collection's word
-// ("/releases/latest", "/ships/{id}/refuel") is left to the other rules.
-func (r *Router) unnamedHead(groups []group, d uint32, mask uint64) bool {
-	h := r.idx.heads[d]
-	if !r.tu.unnamedHeads || h == noTerm || r.idx.kind(h)&collWord == 0 || r.saysWord(groups, h) {
-		return false
-	}
-	for gi := range groups {
-		if groups[gi].surface == callerWord && groups[gi].at == 0 && mask&(1<<uint(gi)) != 0 {
-			return false // "my": d's path names the caller (callerPaths)
-		}
-	}
-	var buf [64]byte
-	last := ""
-	splitBytesBuf(resourceSegment(r.ops[d].ID), buf[:0], func(w []byte) {
-		if s := string(w); !isStopWord(s) && !isNumber(s) {
-			last = s
-		}
-	})
-	t, ok := r.idx.terms[plural(last)]
-	return last == "" || !ok || !r.saysWord(groups, t)
-}
-
-// saysWord reports whether a word of the request says term t: t is one of
-// the word's variants (as said, a synonym, a learned neighbour) or a
-// resource it names; the word, singular or stemmed, is inside t's text
-// (wordIn), or t's text inside the word ("voicemail" says the mail of
-// /voice_mails, which the index splits); the two share a stem
-// ("register" and /registrations); or the word undoes t ("unfollow" and
-// /follows).
-func (r *Router) saysWord(groups []group, t uint32) bool {
-	text := []byte(r.idx.vocab[t])
-	stem := r.stemOf(string(text))
-	var buf [64]byte
-	for gi := range groups {
-		g := &groups[gi]
-		if slices.ContainsFunc(g.variants, func(v variant) bool { return v.t == t }) || slices.Contains(g.res[:g.nres], t) {
-			return true
-		}
-		if g.at == 0 || g.bigram {
-			continue
-		}
-		w := foldWord(buf[:0], g.surface)
-		if r.wordIn(text, g.surface) || len(text) >= 2 && bytes.Contains(w, text) {
-			return true
-		}
-		if stem != "" && r.stemOf(string(w)) == stem {
-			return true
-		}
-		if base, ok := reversalBase(string(w)); ok && r.wordIn(text, base) {
 			return true
 		}
 	}
