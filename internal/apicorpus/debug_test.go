@@ -54,7 +54,8 @@ func TestDebugCase(t *testing.T) {
 // right: how a rule of the run gate is judged before it is kept. 5 foreign
 // requests per API are asked too (as eval --foreign 5 asks them): any run
 // of one is wrong. With APICORPUS_DESCRIBED set the requests are the
-// descriptions' sentences.
+// descriptions' sentences; APICORPUS_IDS and APICORPUS_TOOLS choose the
+// other views (debugLoad).
 func TestDebugRunChanges(t *testing.T) {
 	counts := map[string]int{}
 	eachChange(t, 5, func(api string, q Query, with, without router.Result) {
@@ -142,9 +143,18 @@ func eachChange(t *testing.T, foreign int, f func(api string, q Query, with, wit
 // debugLoad returns the loader of the view the debug tests read: the
 // summaries, or with APICORPUS_DESCRIBED the description sentences of
 // --queries-from descriptions, and with APICORPUS_IDS too the index of
-// --keep-ids.
+// --keep-ids; with APICORPUS_TOOLS, the view of --keep-ids --as-tools
+// (no HTTP method or path).
 func debugLoad() func(API) (*Case, error) {
 	switch {
+	case os.Getenv("APICORPUS_TOOLS") != "":
+		return func(a API) (*Case, error) {
+			c, err := LoadDescribedWithIDs(a)
+			if err != nil {
+				return nil, err
+			}
+			return WithoutHTTP(c), nil
+		}
 	case os.Getenv("APICORPUS_DESCRIBED") == "":
 		return Load
 	case os.Getenv("APICORPUS_IDS") != "":
