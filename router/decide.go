@@ -744,12 +744,7 @@ func (r *Router) unnamedHead(groups []group, d uint32, mask uint64) bool {
 		return false
 	}
 	var buf [64]byte
-	last := ""
-	splitBytesBuf(resourceSegment(r.ops[d].ID), buf[:0], func(w []byte) {
-		if s := string(w); !isStopWord(s) && !isNumber(s) {
-			last = s
-		}
-	})
+	last, _ := lastWord(resourceSegment(r.ops[d].ID), buf[:0])
 	t, ok := r.idx.terms[plural(last)]
 	return last == "" || !ok || !r.saysWord(groups, t)
 }

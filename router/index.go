@@ -1013,12 +1013,7 @@ func (ix *index) resourceHead(op *operations.Operation, also map[string][]string
 	if name, call := callName(seg); call {
 		seg = name
 	}
-	last := ""
-	buf = splitBytesBuf(seg, buf, func(w []byte) {
-		if !isStopWord(string(w)) && !isNumber(string(w)) {
-			last = string(w)
-		}
-	})
+	last, buf := lastWord(seg, buf)
 	if a := also[last]; len(a) > 0 {
 		last = a[len(a)-1]
 	}
@@ -1029,6 +1024,20 @@ func (ix *index) resourceHead(op *operations.Operation, also map[string][]string
 		return t, buf
 	}
 	return noTerm, buf
+}
+
+// lastWord returns the last word of s (as splitBytesBuf splits it) that
+// is no stop word and no number, "" when it has none: the head word of a
+// path segment or an id's resource segment. It returns buf, the buffer it
+// split into.
+func lastWord(s string, buf []byte) (string, []byte) {
+	last := ""
+	buf = splitBytesBuf(s, buf, func(w []byte) {
+		if !isStopWord(string(w)) && !isNumber(string(w)) {
+			last = string(w)
+		}
+	})
+	return last, buf
 }
 
 // literalSegment reports whether seg, a segment of an HTTP path, is
