@@ -182,6 +182,10 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		sc.heads = headNouns(words, sc.names, sc.heads, r.isResource, r.tu.listedHeads)
 	}
 	sc.titled = r.tu.titleCase && titleCase(intent)
+	sc.method = ""
+	if r.tu.saidMethods {
+		sc.method = saidMethod(raw)
+	}
 	sc.changes = false
 	sc.words = words
 	knows := asksToKnow(words)

@@ -299,7 +299,7 @@ func (r *Router) mayRun(groups []group, qverb verbClass, conf, margin float64, h
 		first[0].d == hits[0].d &&
 		r.runAgrees(groups, qverb, hits[0].d) && !r.listsOne(groups, sc.words, qverb, hits[0].d) &&
 		(r.opts.noRunGate || sc.odds.lead < 0 || sc.odds.prob() >= runProbability) &&
-		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first, sc.words) && !r.objectElsewhere(groups, first, sc) &&
+		r.decisive(groups, first, sc) && !r.namedElsewhere(groups, first) && !r.twinned(qverb, first, sc.words, sc.method) && !r.objectElsewhere(groups, first, sc) &&
 		!r.namedObject(groups, sc) && r.saysObject(groups, first[0].d, sc) && !r.headElsewhere(groups, first, sc) &&
 		!r.unnamedWrite(groups, first[0].d, sc.mask[first[0].d]) && !r.metInParamsOnly(groups, first[0].d, sc) &&
 		!r.refinedElsewhere(groups, first) && !r.deletesAnEnd(groups, first[0].d) && !r.otherVersion(first, sc.words) &&
@@ -1118,14 +1118,19 @@ func inflects(w, verb string) bool {
 // for one of them without saying which; running the PUT on a guess would
 // overwrite what the caller meant to keep. A request that says the extent
 // of its change ("partially update a volume", changeExtent) says which,
-// and its twin is no rival.
-func (r *Router) twinned(qverb verbClass, first []hit, words []string) bool {
+// and so does one that names the leader's method in capitals (method,
+// saidMethod: "connect OPTIONS requests to proxy of Pod"): its twin is no
+// rival.
+func (r *Router) twinned(qverb verbClass, first []hit, words []string, method string) bool {
 	lead := r.ops[first[0].d]
 	if len(first) < 2 || !r.tu.twins || lead.HTTP == nil {
 		return false
 	}
 	if said, _ := changeExtent(words); r.tu.partOrWhole && said != "" && strings.EqualFold(said, lead.HTTP.Method) {
 		return false // the request says which of the two it asks
+	}
+	if method != "" && strings.EqualFold(method, lead.HTTP.Method) {
+		return false // the request names its method (saidMethod)
 	}
 	for _, h := range closeBehind(first) {
 		op := r.ops[h.d]

@@ -270,7 +270,18 @@
 //     change is a PATCH ("partially update the specified ConfigMap"), a
 //     replacement a PUT ("Create or replace an existing formula"; one
 //     that "replaces only the properties specified" is a part;
-//     extentFirst, ablation "part-or-whole"). A deprecated operation
+//     extentFirst, ablation "part-or-whole"). A request that names an
+//     HTTP method in capitals has the operation of that method first
+//     among those at its address ("Get field reference data (POST)",
+//     "connect OPTIONS requests to proxy of Pod"), and a twin of another
+//     method does not stop its run (saidMethod, ablation
+//     "said-methods"); otherwise a HEAD, which answers with headers and
+//     no content (RFC 9110), stands behind the GET at its address,
+//     unless the request checks whether something exists or asks for
+//     its headers or entity tag ("Checks whether a resource group exists",
+//     "Gets the entity state (Etag) version of the API"), where it
+//     stands before it (asksHeaders, ablation "header-reads"). A
+//     deprecated operation
 //     has the current one that took its place first: the same method,
 //     its path the end of the current one's, a resource and the
 //     parameter that picks one of it (GitHub's legacy DELETE

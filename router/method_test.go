@@ -2241,6 +2241,79 @@ func TestTheExtentOfAChangeChoosesPutOrPatch(t *testing.T) {
 	}
 }
 
+// proxyOps is a Kubernetes-like proxy of a pod: one address, an
+// operation per method, each known by its address alone, as the corpus
+// benchmark serves an operation whose summary and operationId it
+// withholds (the ids are numbered: a method in an id is a word it meets).
+func proxyOps() []*operations.Operation {
+	const path = "/api/v1/namespaces/{namespace}/pods/{name}/proxy"
+	var ops []*operations.Operation
+	for i, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"} {
+		kind := operations.KindWrite
+		switch m {
+		case "GET", "HEAD", "OPTIONS":
+			kind = operations.KindRead
+		case "DELETE":
+			kind = operations.KindDestructive
+		}
+		ops = append(ops, httpOp(fmt.Sprintf("k8s.core_v1.pod_proxy_%d", i+1), m, "Connects to the proxy of a Pod.", path, kind))
+	}
+	return ops
+}
+
+// TestARequestThatNamesAMethodGetsIt: "Get field data of the pod's proxy
+// (POST)" asks for the POST at the proxy's address, though its verb says
+// GET; a method named in capitals says which of the seven the request
+// means. A request that names none gets the GET, and one that names two
+// names neither.
+func TestARequestThatNamesAMethodGetsIt(t *testing.T) {
+	ops := proxyOps()
+	leadsOnlyWith(t, ops, "said-methods", map[string]string{
+		"Get field data of the pod's proxy (POST)":    ops[1].ID,
+		"Fetch the pod proxy with POST":               ops[1].ID,
+		"read the proxy of a pod with a HEAD request": ops[5].ID,
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"connect requests to proxy of Pod":         ops[0].ID,
+		"connect OPTIONS requests to proxy of Pod": ops[6].ID,
+	})
+	if got := saidMethod("send a PUT or a PATCH request"); got != "" {
+		t.Errorf("two methods said: %q, want none", got)
+	}
+	if got := saidMethod("PUTS and OPTIONSX, GETting"); got != "" {
+		t.Errorf("words that only start like a method: %q, want none", got)
+	}
+	if got := saidMethod("the PUT's body (see PUT /pods)"); got != "PUT" {
+		t.Errorf("one method said twice: %q, want PUT", got)
+	}
+}
+
+// TestAHeadAnswersWhetherSomethingExists: a HEAD returns the headers its
+// GET would and no content (RFC 9110), so a request to read something
+// gets the GET at the address, and one that asks whether the thing
+// exists, to check it, or for its entity tag, gets the HEAD, whichever
+// the catalog lists first. The two are told apart by their methods alone (numbered
+// ids, one description), as where a catalog's words do not say which.
+func TestAHeadAnswersWhetherSomethingExists(t *testing.T) {
+	const item = "/subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}"
+	headFirst := []*operations.Operation{
+		httpOp("arm.resource_groups.resource_group_1", "HEAD", "A resource group.", item, operations.KindRead),
+		httpOp("arm.resource_groups.resource_group_2", "GET", "A resource group.", item, operations.KindRead),
+		httpOp("arm.resource_groups.resource_group_3", "DELETE", "Deletes a resource group.", item, operations.KindDestructive),
+		httpOp("arm.resource_groups.resource_groups_4", "GET", "Lists the resource groups.", "/subscriptions/{subscriptionId}/resourcegroups", operations.KindRead),
+	}
+	leadsOnlyWith(t, headFirst, "header-reads", map[string]string{
+		"the resource group": headFirst[1].ID,
+	})
+	getFirst := []*operations.Operation{headFirst[1], headFirst[0], headFirst[2], headFirst[3]}
+	leadsOnlyWith(t, getFirst, "header-reads", map[string]string{
+		"Checks whether a resource group exists.":          headFirst[0].ID,
+		"Gets the entity state (Etag) of a resource group": headFirst[0].ID,
+		"the resource group's ETag":                        headFirst[0].ID,
+		"Check resource group rg-7":                        headFirst[0].ID,
+	})
+}
+
 func TestSignedInSaysWhoIsCalling(t *testing.T) {
 	ops := []*operations.Operation{
 		httpOp("code.users.get_user", "GET", "Gets the authenticated user.", "/user", operations.KindRead),

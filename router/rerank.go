@@ -1086,6 +1086,93 @@ func (r *Router) methodBefore(hits []hit, first, other string) {
 	})
 }
 
+// methodsFirst reorders the re-ranker's pool of hits by the HTTP method a
+// request asks for, among operations at one address. A request that names
+// a method m in capitals (saidMethod: "send a DELETE request with the
+// volume's name", "Get field reference data (POST)", "connect OPTIONS
+// requests to proxy of Pod") puts the operation of that method before the
+// others at its address (ablation "said-methods"). Otherwise a HEAD, which
+// answers with the headers GET would send and no content (RFC 9110),
+// stands behind the GET at its address unless the request asks for what
+// only headers say (asksHeaders: "Checks whether a resource group
+// exists", "Gets the entity state (Etag) version of the API"), where the
+// HEAD stands first (ablation "header-reads"). The scores stay where they
+// were, in order; the operations move.
+func (r *Router) methodsFirst(m string, words []string, hits []hit) {
+	if m != "" {
+		putBefore(hits, func(d uint32) bool {
+			h := r.ops[d].HTTP
+			return h != nil && !strings.EqualFold(h.Method, m)
+		}, func(d, b uint32) bool {
+			g := r.ops[b].HTTP
+			return g != nil && strings.EqualFold(g.Method, m) && sameAddress(g, r.ops[d].HTTP)
+		})
+		return
+	}
+	if !r.tu.headerReads || !r.heads {
+		return
+	}
+	if asksHeaders(words) {
+		r.methodBefore(hits, "HEAD", "GET")
+		return
+	}
+	r.methodBefore(hits, "GET", "HEAD")
+}
+
+// saidMethod returns the HTTP method an intent names as a word in
+// capitals ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"),
+// or "" when it names none, or more than one.
+func saidMethod(intent string) string {
+	said := ""
+	for i := 0; i < len(intent); {
+		c := intent[i]
+		if c < 'A' || c > 'Z' || i > 0 && isWordByte(intent[i-1]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(intent) && intent[j] >= 'A' && intent[j] <= 'Z' {
+			j++
+		}
+		if j < len(intent) && isWordByte(intent[j]) {
+			i = j + 1
+			continue
+		}
+		if w := intent[i:j]; slices.Contains(httpMethods, w) || w == "OPTIONS" {
+			if said != "" && said != w {
+				return ""
+			}
+			said = w
+		}
+		i = j
+	}
+	return said
+}
+
+// isWordByte reports whether c is an ASCII letter or digit.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// asksHeaders reports whether a request asks for what a HEAD answers:
+// whether something exists ("exists", "check"), or its headers and
+// entity tag ("Etag", and "ETag", which the tokenizer splits into "e" and
+// "tag"). It is read only between a GET and a HEAD at one address, where
+// a check has nothing to compute and asks whether the thing is there.
+func asksHeaders(words []string) bool {
+	for i, w := range words {
+		switch w {
+		case "exists", "exist", "existence", "header", "headers", "etag", "etags", "check", "checks":
+			return true
+		case "e":
+			if i+1 < len(words) && (words[i+1] == "tag" || words[i+1] == "tags") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // putBefore reorders the re-ranker's pool of hits: a candidate d that
 // yields reports moves behind the first later candidate b of the pool
 // that takes its place (rival(d, b)). extentFirst, othersFirst,

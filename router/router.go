@@ -168,6 +168,9 @@ type Router struct {
 	// verb class asks (classMethods), those the catalog has.
 	methodTerms [verbRun + 1][]uint32
 	paths       pathIndex // the HTTP paths' segments: the address stage's, the caller's paths, and which path extends which (under)
+	// heads: some operation is an HTTP HEAD (methodsFirst reads the
+	// pool for one only then).
+	heads bool
 
 	pool sync.Pool // *scratch
 	// probes holds the scratches of hiddenOutscores apart from pool's, so
@@ -202,6 +205,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		}
 		r.exact[op.ID] = int32(len(r.ops))
 		r.ops = append(r.ops, op)
+		r.heads = r.heads || op.HTTP != nil && strings.EqualFold(op.HTTP.Method, "HEAD")
 	}
 	for i, op := range r.ops {
 		for _, a := range op.Aliases {

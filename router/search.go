@@ -197,6 +197,9 @@ type scratch struct {
 	// titled: the request is written as a title ("Driving License"),
 	// where capitals say nothing of names (titleCase).
 	titled bool
+	// method: the HTTP method the request names in capitals
+	// (saidMethod), "" when it names none or the rule is off.
+	method string
 	// implied: the query's verb class was implied by its nouns, not said.
 	implied bool
 	// question: the request asks a question (asksToKnow, or it opens
@@ -320,6 +323,7 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 	if r.tu.partOrWhole {
 		r.extentFirst(sc.words, hits)
 	}
+	r.methodsFirst(sc.method, sc.words, hits)
 	if r.tu.anotherUser {
 		r.othersFirst(sc.words, hits)
 	}
