@@ -373,7 +373,20 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 		g.many = vc == verbNone && !unknownVerb && !g.item && plural(w) != w
 		g.one = vc == verbNone && !unknownVerb && !g.item && plural(w) == w && r.tu.singular
 		g.variants = ix.lookup(w, r.tu.stem, sc.variantSpace())
-		if b, ok := undoes(w); ok && r.tu.reversals {
+		agent := false
+		if vc == verbNone && r.tu.derive > 0 && r.tu.agentParticiples && agentPlace(words, i) {
+			// "the people following the specified user" are its
+			// followers, not whom it follows: the word means who does
+			// it, and meets only the catalog's words for that.
+			if t, ok := ix.stemTerm(w); ok && len(ix.agents[t]) > 0 {
+				g.variants = g.variants[:0]
+				for _, a := range ix.agents[t] {
+					addVariant(&g, a, 1)
+				}
+				agent = true
+			}
+		}
+		if b, ok := undoes(w); ok && r.tu.reversals && !agent {
 			// "uninvite" is about invites: the request meets the
 			// catalog's word for what it undoes, as the index does
 			// (alsoWords), and the verb says which of those operations.
@@ -426,7 +439,7 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 				addVariant(&g, v.t, weightAlphaPrefix*v.w)
 			}
 		}
-		if r.tu.derive > 0 && vc == verbNone {
+		if r.tu.derive > 0 && vc == verbNone && !agent && !(r.tu.doneTo && doneTo(words, i)) {
 			r.addAgentNouns(&g, w)
 		}
 		if alts, ok := r.syn.lookup(w); ok {
@@ -1180,6 +1193,47 @@ func (r *Router) addAgentNouns(g *group, w string) {
 		return
 	}
 	r.idx.agentNouns(stem(w), heavyLimit(len(r.ops)), func(t uint32) { addVariant(g, t, r.tu.derive) })
+}
+
+// peopleNouns are the words for people, or accounts, that a participle
+// or a relative clause can say what they do (agentPlace).
+var peopleNouns = map[string]bool{
+	"people": true, "persons": true, "users": true, "members": true, "accounts": true,
+	"customers": true, "everyone": true, "anyone": true, "those": true, "ones": true,
+}
+
+// agentPlace reports whether words[i] says what people do, by a
+// participle after them ("the people following the specified user",
+// "users watching a snippet") or a verb after "who" or "that" ("people
+// who follow me"): they are the ones who do it, its agent nouns
+// (followers, watchers), not what it is done to (following, watched).
+func agentPlace(words []string, i int) bool {
+	w := words[i]
+	if i > 0 && peopleNouns[words[i-1]] {
+		return len(w) > 5 && strings.HasSuffix(w, "ing")
+	}
+	return i > 1 && (words[i-1] == "who" || words[i-1] == "that") && peopleNouns[words[i-2]] && !isStopWord(w)
+}
+
+// doneTo reports whether words[i] is a verb said of what is done to the
+// things asked for, not of who does it: a passive ("users followed by
+// the authenticated user", "repositories watched by a user") or the end
+// of a relative clause or a question with a subject of its own ("the
+// people who the specified user follows", "tags that the given user
+// follows", "who does octocat follow"). Its
+// agent nouns (followers) are then the other side of the relation.
+func doneTo(words []string, i int) bool {
+	if i+1 < len(words) && words[i+1] == "by" {
+		return true
+	}
+	for j := i - 2; j >= max(0, i-5); j-- {
+		switch words[j] {
+		case "who", "whom", "that", "which", "what":
+			n := words[j+1]
+			return determines(n) || n == "do" || n == "does" || n == "did"
+		}
+	}
+	return false
 }
 
 // namesResource reports whether the catalog names a resource by w, a word

@@ -94,7 +94,16 @@
 //     unknown words are corrected to index terms within one edit. A
 //     word's agent nouns in the catalog are searched at agentNounWeight
 //     ("who contributed" → contributors, "who follows" → followers),
-//     unless they are frequent.
+//     unless they are frequent. A participle after a word for people, or
+//     a verb after "people who", says who does it, and meets only its
+//     agent nouns, at full weight: "the people following the specified
+//     user" are its followers, not whom it follows (agentPlace, ablation
+//     "agent-participles"); a verb said of what is done to the things
+//     asked for, in a passive ("users followed by a given user"), a
+//     relative clause with a subject of its own ("the people that a user
+//     follows") or a question ("who does a user follow"), reaches no
+//     agent nouns, which are the relation's other side (doneTo,
+//     ablation "done-to").
 //   - Phrasal verbs ("pull up", "hand ... over", "take ... off", "get rid
 //     of"), with up to maxParticleGap words between verb and particle, give
 //     the query's class and an operation verb. A query with no verb takes

@@ -88,3 +88,38 @@ func TestAToolsNameSaysWhatItIsAbout(t *testing.T) {
 		"Gets all tags from the user": "payroll.tagging.get_tags_from_user",
 	})
 }
+
+// TestPeopleDoingSomethingAreItsAgents: "the people following the
+// specified user" are its followers, though the word said is the one in
+// the name of whom it follows; "people who follow me" are the caller's
+// followers, and "the people that a user follows" are its followings.
+// The catalog's names are GitHub's, served as tools; its descriptions
+// are GitHub's but one, written as another API writes it (a GitHub
+// description that says "who the specified user follows" meets every
+// request about it by its words alone).
+func TestPeopleDoingSomethingAreItsAgents(t *testing.T) {
+	ops := []*operations.Operation{
+		toolOp("gh.users.list_following_for_user", "Returns the specified user's followings.", operations.KindRead),
+		toolOp("gh.users.list_followers_for_user", "Lists the followers of the specified user.", operations.KindRead),
+		toolOp("gh.users.list_followers_for_authenticated_user", "Lists the followers of the authenticated user.", operations.KindRead),
+		toolOp("gh.users.follow", "Follows a user: the authenticated user follows the specified user.", operations.KindWrite),
+		toolOp("gh.activity.list_watchers_for_repo", "Lists the watchers of a repository.", operations.KindRead),
+		toolOp("gh.activity.list_repos_watching_for_user", "Lists the repositories a user is watching.", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "agent-participles", map[string]string{
+		"Lists the people following the specified user.": ops[1].ID,
+		"users watching the repository":                  ops[4].ID,
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"people who follow the authenticated user":    ops[2].ID,
+		"repositories the specified user is watching": ops[5].ID,
+	})
+	// A verb said of what is done to the people asked for, in a
+	// relative clause with a subject of its own, a question or a
+	// passive, has its agent nouns on the other side.
+	leadsOnlyWith(t, ops, "done-to", map[string]string{
+		"list the people that a user follows": ops[0].ID,
+		"who does a user follow":              ops[0].ID,
+		"users followed by a given user":      ops[0].ID,
+	})
+}
