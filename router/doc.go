@@ -39,7 +39,10 @@
 //     keys") puts the operation on another user's path (GET
 //     /users/{username}/gpg_keys) before its twin on the caller's (GET
 //     /user/gpg_keys), whose text tends to say more of the request's
-//     words (othersFirst, after the re-ranker; ablation "another-user").
+//     words (othersFirst, after the re-ranker; ablation "another-user");
+//     so does a request that names someone by a word the catalog neither
+//     says nor corrects and says nothing of the caller ("who does
+//     torvalds follow"; namesSomeone, ablation "named-someone").
 //     A request that points at one thing ("this user", "this corporate
 //     account") asks for an operation whose path takes a parameter for
 //     it: one that takes none stands behind one that does, of the same

@@ -787,7 +787,8 @@ func TestTurningAStateOffAsksForTheDelete(t *testing.T) {
 // GET /users/{username}/gpg_keys, not its twin on the caller's,
 // GET /user/gpg_keys, whose text says every word of the request ("for
 // the authenticated user") while the other's text is withheld, as the
-// corpus benchmark withholds it, and its path says fewer. The caller's
+// corpus benchmark withholds it, and its path says fewer; so does a
+// request that names someone the catalog does not know. The caller's
 // still answers the caller, and "as a user" is who the caller is.
 func TestAnotherUserIsNotTheCaller(t *testing.T) {
 	ops := []*operations.Operation{
@@ -805,6 +806,15 @@ func TestAnotherUserIsNotTheCaller(t *testing.T) {
 		"List GPG keys for the authenticated user": "code.users.get_user_gpg_keys",
 		"my gpg keys": "code.users.get_user_gpg_keys",
 		"as a user, list the GPG keys of the current user": "code.users.get_user_gpg_keys",
+	})
+	// Someone named by a word the catalog does not know is another user:
+	// the name has to go to a path that takes one.
+	leadsOnlyWith(t, ops, "named-someone", map[string]string{
+		"the GPG keys of torvalds": "code.users.get_users_username_gpg_keys",
+		"Linus's GPG keys":         "code.users.get_users_username_gpg_keys",
+	})
+	leads(t, New(ops, Options{}), map[string]string{
+		"list the GPG keys I have, torvalds": "code.users.get_user_gpg_keys",
 	})
 }
 

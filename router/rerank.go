@@ -1211,6 +1211,55 @@ func namesAnotherUser(words []string) bool {
 	return false
 }
 
+// namesSomeone reports whether a request names someone the catalog does
+// not know, in a request without a word for the caller ("my", "me"): a
+// word of it that no variant, correction or learned neighbour meets,
+// other than its verb, written as a name (capitalised inside the
+// request: names) or where one stands (namePlace). "Find users via
+// various criteria" names no one, though "criteria" is no word of
+// GitHub's.
+func namesSomeone(groups []group, words, names []string) bool {
+	if slices.ContainsFunc(words, func(w string) bool { return selfWords[w] }) {
+		return false
+	}
+	for i := range groups {
+		g := &groups[i]
+		if g.at == 0 || g.verb || g.known || g.learned {
+			continue
+		}
+		if slices.ContainsFunc(groups, func(n group) bool { return n.learned && n.surface == g.surface }) {
+			continue
+		}
+		if slices.Contains(names, g.surface) || namePlace(words, int(g.at)-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// namePlace reports whether words[i] stands where a person's name does:
+// the subject of a question ("who does torvalds follow"), an owner
+// ("torvalds's gists", split as "torvalds" "s"), or the last word after
+// "of", "by" or "for" ("the gists of torvalds").
+func namePlace(words []string, i int) bool {
+	if i < 0 || i >= len(words) {
+		return false
+	}
+	if i+1 < len(words) && words[i+1] == "s" {
+		return true
+	}
+	if i == 0 {
+		return false
+	}
+	switch words[i-1] {
+	case "does", "do", "did":
+		return true
+	case "of", "by", "for":
+		return i == len(words)-1
+	}
+	return false
+}
+
 // othersFirst reorders the re-ranker's pool of hits of a request about a user
 // other than the caller (namesAnotherUser) so that an operation on the
 // caller's path (index.callers: GET /user/gpg_keys) does not stand before
@@ -1219,8 +1268,17 @@ func namesAnotherUser(words []string) bool {
 // led less only because the first's text says every word of it ("List
 // GPG keys for the authenticated user"). The scope is the path's, not
 // the words' (ablation "another-user").
-func (r *Router) othersFirst(words []string, hits []hit) {
-	if r.idx.callers == nil || !namesAnotherUser(words) {
+//
+// A request that names someone by a word the catalog neither says nor
+// corrects, and says nothing of the caller, is about another user too
+// ("who does Linus follow", "who does torvalds follow": the name has to
+// be given to a path that takes one; namesSomeone, ablation
+// "named-someone").
+func (r *Router) othersFirst(groups []group, words, names []string, hits []hit) {
+	if r.idx.callers == nil {
+		return
+	}
+	if !(r.tu.anotherUser && namesAnotherUser(words)) && !(r.tu.namedSomeone && namesSomeone(groups, words, names)) {
 		return
 	}
 	self, ok := r.paths.ids[callerNoun]
