@@ -1208,11 +1208,13 @@ var peopleNouns = map[string]bool{
 // who follow me"): they are the ones who do it, its agent nouns
 // (followers, watchers), not what it is done to (following, watched).
 func agentPlace(words []string, i int) bool {
-	w := words[i]
-	if i > 0 && peopleNouns[words[i-1]] {
-		return len(w) > 5 && strings.HasSuffix(w, "ing")
+	if i == 0 {
+		return false
 	}
-	return i > 1 && (words[i-1] == "who" || words[i-1] == "that") && peopleNouns[words[i-2]] && !isStopWord(w)
+	if w := words[i]; len(w) > 5 && strings.HasSuffix(w, "ing") && peopleNouns[words[i-1]] {
+		return true
+	}
+	return i > 1 && (words[i-1] == "who" || words[i-1] == "that") && peopleNouns[words[i-2]] && !isStopWord(words[i])
 }
 
 // doneTo reports whether words[i] is a verb said of what is done to the

@@ -1219,7 +1219,8 @@ func namesAnotherUser(words []string) bool {
 // various criteria" names no one, though "criteria" is no word of
 // GitHub's.
 func namesSomeone(groups []group, words, names []string) bool {
-	if slices.ContainsFunc(words, func(w string) bool { return selfWords[w] }) {
+	if !slices.ContainsFunc(groups, func(g group) bool { return !g.known }) ||
+		slices.ContainsFunc(words, func(w string) bool { return selfWords[w] }) {
 		return false
 	}
 	for i := range groups {
