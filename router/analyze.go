@@ -1222,8 +1222,8 @@ func agentPlace(words []string, i int) bool {
 // the authenticated user", "repositories watched by a user") or the end
 // of a relative clause or a question with a subject of its own ("the
 // people who the specified user follows", "tags that the given user
-// follows", "who does octocat follow"). Its
-// agent nouns (followers) are then the other side of the relation.
+// follows", "who does octocat follow"). Its agent nouns (followers) are
+// then the other side of the relation.
 func doneTo(words []string, i int) bool {
 	if i+1 < len(words) && words[i+1] == "by" {
 		return true

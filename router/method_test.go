@@ -2302,8 +2302,9 @@ func TestARequestThatNamesAMethodGetsIt(t *testing.T) {
 // GET would and no content (RFC 9110), so a request to read something
 // gets the GET at the address, and one that asks whether the thing
 // exists, to check it, or for its entity tag, gets the HEAD, whichever
-// the catalog lists first. The two are told apart by their methods alone (numbered
-// ids, one description), as where a catalog's words do not say which.
+// the catalog lists first. The two are told apart by their methods
+// alone (numbered ids, one description), as where a catalog's words do
+// not say which.
 func TestAHeadAnswersWhetherSomethingExists(t *testing.T) {
 	const item = "/subscriptions/{subscriptionId}/resourcegroups/{resourceGroupName}"
 	headFirst := []*operations.Operation{
