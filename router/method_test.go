@@ -834,6 +834,11 @@ func TestABareSingularPathIsTheCaller(t *testing.T) {
 	leadsOnlyWith(t, ops, "caller-paths", map[string]string{
 		"which organizations am I in":                   "code.orgs.get_user_orgs",
 		"List organizations for the authenticated user": "code.orgs.get_user_orgs",
+	})
+	// The SSH keys' requests lead with the caller's list without the
+	// rule too since the re-ranker was refitted in round 56; they still
+	// have to with it.
+	leads(t, New(ops, Options{}), map[string]string{
 		"my ssh keys":              "code.keys.get_user_keys",
 		"show the ssh keys I have": "code.keys.get_user_keys",
 	})
