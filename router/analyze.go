@@ -1154,7 +1154,7 @@ func titleCase(intent string) bool {
 		}
 		j := i
 		upper := 0
-		for j < len(intent) && (isLetter(intent[j]) || intent[j] >= '0' && intent[j] <= '9') {
+		for j < len(intent) && isAlnum(intent[j]) {
 			if intent[j] >= 'A' && intent[j] <= 'Z' {
 				upper++
 			}
@@ -1176,6 +1176,9 @@ func titleCase(intent string) bool {
 }
 
 func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
+
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
 
 // agentSuffixes turn a verb's stem into the nouns of who does it:
 // contribut+or, follow+er, assign+ee, creat+or, manag+er.

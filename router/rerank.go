@@ -1075,10 +1075,14 @@ func (r *Router) extentFirst(words []string, hits []hit) {
 }
 
 // methodBefore puts, among the re-ranker's pool of hits, the operation of
-// method first before the one of method other at its address (putBefore).
+// method first before the one of method other at its address, or before
+// any other at its address when other is "" (putBefore).
 func (r *Router) methodBefore(hits []hit, first, other string) {
 	putBefore(hits, func(d uint32) bool {
 		h := r.ops[d].HTTP
+		if other == "" {
+			return h != nil && !strings.EqualFold(h.Method, first)
+		}
 		return h != nil && strings.EqualFold(h.Method, other)
 	}, func(d, b uint32) bool {
 		g := r.ops[b].HTTP
@@ -1100,13 +1104,7 @@ func (r *Router) methodBefore(hits []hit, first, other string) {
 // were, in order; the operations move.
 func (r *Router) methodsFirst(m string, words []string, hits []hit) {
 	if m != "" {
-		putBefore(hits, func(d uint32) bool {
-			h := r.ops[d].HTTP
-			return h != nil && !strings.EqualFold(h.Method, m)
-		}, func(d, b uint32) bool {
-			g := r.ops[b].HTTP
-			return g != nil && strings.EqualFold(g.Method, m) && sameAddress(g, r.ops[d].HTTP)
-		})
+		r.methodBefore(hits, m, "")
 		return
 	}
 	if !r.tu.headerReads || !r.heads {
@@ -1121,24 +1119,20 @@ func (r *Router) methodsFirst(m string, words []string, hits []hit) {
 
 // saidMethod returns the HTTP method an intent names as a word in
 // capitals ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"),
-// or "" when it names none, or more than one.
+// or "" when it names none, or more than one. A word is a run of ASCII
+// letters and digits: "GETting" and "PUTS" name none.
 func saidMethod(intent string) string {
 	said := ""
 	for i := 0; i < len(intent); {
-		c := intent[i]
-		if c < 'A' || c > 'Z' || i > 0 && isWordByte(intent[i-1]) {
+		j := i
+		for j < len(intent) && isAlnum(intent[j]) {
+			j++
+		}
+		if j == i {
 			i++
 			continue
 		}
-		j := i
-		for j < len(intent) && intent[j] >= 'A' && intent[j] <= 'Z' {
-			j++
-		}
-		if j < len(intent) && isWordByte(intent[j]) {
-			i = j + 1
-			continue
-		}
-		if w := intent[i:j]; slices.Contains(httpMethods, w) || w == "OPTIONS" {
+		if w := intent[i:j]; w == "OPTIONS" || slices.Contains(httpMethods, w) {
 			if said != "" && said != w {
 				return ""
 			}
@@ -1147,11 +1141,6 @@ func saidMethod(intent string) string {
 		i = j
 	}
 	return said
-}
-
-// isWordByte reports whether c is an ASCII letter or digit.
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // asksHeaders reports whether a request asks for what a HEAD answers:
