@@ -127,6 +127,11 @@
 //     segment creates in the item's own collection
 //     (/customers/{customer}/sources) and to a singular one acts on the
 //     item (/invoices/{invoice}/finalize) (ablation "sub-collections"). A
+//     format at a path's end, as an extension or a segment of its own
+//     (/Accounts/{sid}/Calls.json, /containers/{id}/json), says how the
+//     answer is written, not what the path addresses: the path is read
+//     without it, for its verb, its scope (one item or a collection) and
+//     its resource words (resourcePath; ablation "format-suffixes"). A
 //     path that names a call RPC style ("/#Action=DescribeInstances",
 //     "/#X-Amz-Target=CodeDeploy_20141006.GetApplication") takes the call's
 //     verb, a read's included, whatever the method, and of a call named

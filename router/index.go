@@ -904,9 +904,12 @@ const (
 // (nameScope: get_payment_runs, get_payment_run), and otherwise the
 // resource segment of an operation whose verb v reads one thing
 // (tickets.get) or lists (tickets.list).
-func scopeNoun(op *operations.Operation, v verbClass, names bool) (string, int8) {
+func scopeNoun(op *operations.Operation, v verbClass, names, formats bool) (string, int8) {
 	if h := op.HTTP; h != nil && h.Path != "" {
 		p := strings.TrimRight(h.Path, "/")
+		if formats {
+			p = resourcePath(p)
+		}
 		last := p[strings.LastIndexByte(p, '/')+1:]
 		if strings.HasPrefix(last, "{") || strings.HasPrefix(last, ":") {
 			return pathNoun(p), scopeItem
@@ -1044,6 +1047,59 @@ func lastWord(s string, buf []byte) (string, []byte) {
 // literal: not empty, and no {parameter} or :parameter.
 func literalSegment(seg string) bool {
 	return seg != "" && seg[0] != '{' && seg[0] != ':'
+}
+
+// formatNames are the serialisations a path may name at its end, as an
+// extension ("/Calls.json", "/posts/{id}.xml") or a segment of its own
+// ("/containers/json"): how the answer is written, not what it is.
+var formatNames = []string{"json", "xml", "csv", "tsv", "yaml", "yml", "txt", "html", "atom", "rss"}
+
+// resourcePath returns path (with no trailing slash) without the format
+// it ends with, if any (ablation "format-suffixes"): GET
+// /Accounts/{sid}/Calls.json lists calls and GET /containers/{id}/json
+// reads one container, as /Accounts/{sid}/Calls and /containers/{id}
+// would. The format is a segment or an extension that formatNames
+// holds, or an extension that is a parameter (/records.{format},
+// /Videos/{itemId}/stream.{container}): a name's extension says how it is
+// written whatever it is called. A format segment is dropped only after
+// another segment, and an extension only from a segment that keeps a
+// name before it.
+func resourcePath(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 {
+		return path
+	}
+	last := path[i+1:]
+	if i > 0 && isFormat(last) {
+		return path[:i]
+	}
+	if j := strings.LastIndexByte(last, '.'); j > 0 {
+		if ext := last[j+1:]; isParam(ext) || isFormat(ext) {
+			return path[:i+1+j]
+		}
+	}
+	return path
+}
+
+// isFormat reports whether s names one of formatNames, case aside.
+func isFormat(s string) bool {
+	return slices.ContainsFunc(formatNames, func(f string) bool { return strings.EqualFold(s, f) })
+}
+
+// addressOf returns an HTTP path without its trailing slash and, unless
+// format suffixes are ablated, without its format (resourcePath): the
+// path as the rules that read its last segment see it.
+func (o *Options) addressOf(path string) string {
+	p := strings.TrimRight(path, "/")
+	if !o.noFormatSuffixes {
+		p = resourcePath(p)
+	}
+	return p
+}
+
+// isParam reports whether s is one path parameter, "{name}".
+func isParam(s string) bool {
+	return len(s) > 2 && s[0] == '{' && s[len(s)-1] == '}' && !strings.ContainsAny(s[1:len(s)-1], "{}")
 }
 
 // pathNoun returns the last literal segment of an HTTP path, skipping
@@ -1198,7 +1254,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 			ix.fits[d] = fitOf(ops[d])
 			if h := ops[d].HTTP; h != nil {
 				ix.paths[d] = shapeOfPath(h.Path)
-				wbuf = splitBytesBuf(pathNoun(h.Path), wbuf, res.add)
+				wbuf = splitBytesBuf(pathNoun(opts.addressOf(h.Path)), wbuf, res.add)
 				for seg := range strings.SplitSeq(h.Path, "/") {
 					if literalSegment(seg) {
 						wbuf = splitBytesBuf(seg, wbuf, paths.add)
@@ -1207,7 +1263,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 			}
 			ix.heads[d], wbuf = ix.resourceHead(ops[d], also, wbuf)
 			wbuf = splitBytesBuf(ops[d].Summary, wbuf, sums.add)
-			noun, scope := scopeNoun(ops[d], verbs[d], !opts.noNameScope)
+			noun, scope := scopeNoun(ops[d], verbs[d], !opts.noNameScope, !opts.noFormatSuffixes)
 			ix.scope[d] = scope
 			wbuf = splitBytesBuf(noun, wbuf, items.add)
 			if !ix.paths[d].path && group != "" {

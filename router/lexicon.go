@@ -306,6 +306,7 @@ type verbClassifier struct {
 	reversals      bool
 	calls          bool // a path's call name says its verb (callName)
 	subCollections bool // POST to a plural segment after an item creates
+	formats        bool // a path's format suffix is not its noun (resourcePath)
 	fittedNames    bool // a name cut to fit the id's length may be made from the path (pathNamed)
 }
 
@@ -397,6 +398,9 @@ func pathNamed(op *operations.Operation, name string, fitted bool) bool {
 // a singular one an action: English morphology, no catalog's words.
 func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
 	p := strings.TrimRight(h.Path, "/")
+	if v.formats {
+		p = resourcePath(p)
+	}
 	last := p[strings.LastIndexByte(p, '/')+1:]
 	item := strings.HasPrefix(last, "{") || strings.HasPrefix(last, ":")
 	noun := pathNoun(p)

@@ -716,7 +716,7 @@ func (r *Router) siblingFirst(hits []hit, i int, items bool) {
 		if g == nil || !strings.EqualFold(g.Method, "GET") {
 			continue
 		}
-		if sameAddress(g, w) || items && itemOfPath(g.Path, w.Path) {
+		if sameAddress(g, w) || items && r.itemOfPath(g.Path, w.Path) {
 			moveUp(hits, j, i)
 			return
 		}
@@ -874,7 +874,11 @@ func (r *Router) listsFirst(groups []group, qverb verbClass, hits []hit, f *Filt
 // of d's id, which is many.
 func (r *Router) collectionOf(e, d uint32, many string) bool {
 	if h := r.ops[e].HTTP; h != nil || r.ops[d].HTTP != nil {
-		return h != nil && r.itemOf(d, e) && namesSegment(h.Path[strings.LastIndexByte(h.Path, '/')+1:], many)
+		if h == nil || !r.itemOf(d, e) {
+			return false
+		}
+		p := r.opts.addressOf(h.Path)
+		return namesSegment(p[strings.LastIndexByte(p, '/')+1:], many)
 	}
 	res := resourceSegment(r.ops[d].ID)
 	return r.verbs[e] == verbList && resourceSegment(r.ops[e].ID) == res && namesSegment(res, many)
@@ -981,7 +985,12 @@ func (r *Router) itemOf(e, d uint32) bool {
 	if a == nil || b == nil || !strings.EqualFold(a.Method, "GET") || !strings.EqualFold(b.Method, "GET") {
 		return false
 	}
-	return itemOfPath(a.Path, b.Path)
+	return r.itemOfPath(a.Path, b.Path)
+}
+
+// itemOfPath is itemOfPath of the two paths as addressOf reads them.
+func (r *Router) itemOfPath(item, list string) bool {
+	return itemOfPath(r.opts.addressOf(item), r.opts.addressOf(list))
 }
 
 // itemOfPath reports whether path item addresses one item of the

@@ -83,6 +83,10 @@ type Options struct {
 	// noNameScope: an operation without an HTTP path takes its scope from
 	// its verb alone, as before round 53 (nameScope).
 	noNameScope bool
+	// noFormatSuffixes: a format at the end of an HTTP path (".json",
+	// "/json") is read as a word of its last segment, as before round 57
+	// (resourcePath).
+	noFormatSuffixes bool
 	// noRunGate: a run needs neither the re-ranker's probability nor the
 	// nearer margin of the two passes (decide.go).
 	noRunGate bool
@@ -229,7 +233,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 		r.syn = buildSynonyms(opts.Synonyms)
 	}
 	r.verbs = make([]verbClass, len(r.ops))
-	classify := verbClassifier{reversals: tu.reversals, calls: tu.rpcCalls, subCollections: tu.subCollections, fittedNames: tu.fittedNames}
+	classify := verbClassifier{reversals: tu.reversals, calls: tu.rpcCalls, subCollections: tu.subCollections, fittedNames: tu.fittedNames, formats: !opts.noFormatSuffixes}
 	for i, op := range r.ops {
 		r.verbs[i] = classify.of(op)
 	}
