@@ -149,6 +149,7 @@ type index struct {
 	scope                                             []int8
 	heads                                             []uint32    // per operation, its path's resource's head word (resourceHead) or noTerm
 	paths                                             []pathShape // per operation, its HTTP path's shape (the re-ranker's features)
+	addresses                                         []string    // per operation, its HTTP path as addressPath reads it ("" without one)
 	fits                                              []verbFit   // per operation, how each verb class fits it (the re-ranker's features)
 	resKind                                           []uint8
 	maxIDF                                            float32 // idf of a term seen in no document
@@ -906,10 +907,7 @@ const (
 // (tickets.get) or lists (tickets.list).
 func scopeNoun(op *operations.Operation, v verbClass, names, formats bool) (string, int8) {
 	if h := op.HTTP; h != nil && h.Path != "" {
-		p := strings.TrimRight(h.Path, "/")
-		if formats {
-			p = resourcePath(p)
-		}
+		p := addressPath(h.Path, formats)
 		last := p[strings.LastIndexByte(p, '/')+1:]
 		if strings.HasPrefix(last, "{") || strings.HasPrefix(last, ":") {
 			return pathNoun(p), scopeItem
@@ -1086,12 +1084,13 @@ func isFormat(s string) bool {
 	return slices.ContainsFunc(formatNames, func(f string) bool { return strings.EqualFold(s, f) })
 }
 
-// addressOf returns an HTTP path without its trailing slash and, unless
-// format suffixes are ablated, without its format (resourcePath): the
-// path as the rules that read its last segment see it.
-func (o *Options) addressOf(path string) string {
+// addressPath returns an HTTP path without its trailing slash and, when
+// formats is set, without its format (resourcePath): the path as the
+// rules that read its last segment see it (index.addresses holds it per
+// operation).
+func addressPath(path string, formats bool) string {
 	p := strings.TrimRight(path, "/")
-	if !o.noFormatSuffixes {
+	if formats {
 		p = resourcePath(p)
 	}
 	return p
@@ -1224,6 +1223,7 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 	ix.scope = make([]int8, n)
 	ix.heads = make([]uint32, n)
 	ix.paths = make([]pathShape, n)
+	ix.addresses = make([]string, n)
 	ix.fits = make([]verbFit, n)
 	eachChunk(cs, func(c, lo, hi int) {
 		remap := remaps[c]
@@ -1254,7 +1254,8 @@ func buildIndex(ops []*operations.Operation, verbs []verbClass, paths pathIndex,
 			ix.fits[d] = fitOf(ops[d])
 			if h := ops[d].HTTP; h != nil {
 				ix.paths[d] = shapeOfPath(h.Path)
-				wbuf = splitBytesBuf(pathNoun(opts.addressOf(h.Path)), wbuf, res.add)
+				ix.addresses[d] = addressPath(h.Path, !opts.noFormatSuffixes)
+				wbuf = splitBytesBuf(pathNoun(ix.addresses[d]), wbuf, res.add)
 				for seg := range strings.SplitSeq(h.Path, "/") {
 					if literalSegment(seg) {
 						wbuf = splitBytesBuf(seg, wbuf, paths.add)

@@ -397,10 +397,7 @@ func pathNamed(op *operations.Operation, name string, fitted bool) bool {
 // DELETE deletes. A plural segment after an item names a collection and
 // a singular one an action: English morphology, no catalog's words.
 func (v verbClassifier) http(h *operations.HTTPBinding) verbClass {
-	p := strings.TrimRight(h.Path, "/")
-	if v.formats {
-		p = resourcePath(p)
-	}
+	p := addressPath(h.Path, v.formats)
 	last := p[strings.LastIndexByte(p, '/')+1:]
 	item := strings.HasPrefix(last, "{") || strings.HasPrefix(last, ":")
 	noun := pathNoun(p)

@@ -716,7 +716,7 @@ func (r *Router) siblingFirst(hits []hit, i int, items bool) {
 		if g == nil || !strings.EqualFold(g.Method, "GET") {
 			continue
 		}
-		if sameAddress(g, w) || items && r.itemOfPath(g.Path, w.Path) {
+		if sameAddress(g, w) || items && itemOfPath(r.idx.addresses[e], r.idx.addresses[hits[i].d]) {
 			moveUp(hits, j, i)
 			return
 		}
@@ -877,7 +877,7 @@ func (r *Router) collectionOf(e, d uint32, many string) bool {
 		if h == nil || !r.itemOf(d, e) {
 			return false
 		}
-		p := r.opts.addressOf(h.Path)
+		p := r.idx.addresses[e]
 		return namesSegment(p[strings.LastIndexByte(p, '/')+1:], many)
 	}
 	res := resourceSegment(r.ops[d].ID)
@@ -985,12 +985,7 @@ func (r *Router) itemOf(e, d uint32) bool {
 	if a == nil || b == nil || !strings.EqualFold(a.Method, "GET") || !strings.EqualFold(b.Method, "GET") {
 		return false
 	}
-	return r.itemOfPath(a.Path, b.Path)
-}
-
-// itemOfPath is itemOfPath of the two paths as addressOf reads them.
-func (r *Router) itemOfPath(item, list string) bool {
-	return itemOfPath(r.opts.addressOf(item), r.opts.addressOf(list))
+	return itemOfPath(r.idx.addresses[e], r.idx.addresses[d])
 }
 
 // itemOfPath reports whether path item addresses one item of the

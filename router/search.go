@@ -324,9 +324,7 @@ func (r *Router) Search(intent string, f Filter, limit int) Result {
 		r.extentFirst(sc.words, hits)
 	}
 	r.methodsFirst(sc.method, sc.words, hits)
-	if r.tu.anotherUser || r.tu.namedSomeone {
-		r.othersFirst(groups, sc.words, sc.names, hits)
-	}
+	r.othersFirst(groups, sc.words, sc.names, hits)
 	if r.tu.currentFirst {
 		r.currentFirst(sc.words, hits)
 	}
