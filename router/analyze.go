@@ -545,6 +545,9 @@ func (r *Router) analyze(intent string, sc *scratch) (groups []group, qverb verb
 			prev = st
 		}
 	}
+	if r.tu.acronyms {
+		r.acronyms(words, sc.names, groups, verbAt)
+	}
 	if r.tu.compound > 0 {
 		groups = r.compounds(words, groups, sc)
 	}

@@ -228,6 +228,14 @@
 //   - Compounds: two adjacent query words that the catalog writes as one
 //     word ("zip codes" → zipcode, "whats app" → whatsapp) add a group
 //     for that word at weightCompound, with no coverage of its own.
+//   - Acronyms (acronyms.go): a name of three to seven words capitalised
+//     in the request ("Rubrik Backup Service", "Two Factor
+//     Authentication", "Terms of Service") whose initials are a word the
+//     catalog writes in capitals ("RBS", "TFA", "TOS") has each of its
+//     words searched as that word too, at weightAcronym and worth no more
+//     than the word itself, so /host/rbs/install covers the whole name.
+//     Lower-case words spell no acronym: their initials meet the
+//     catalog's words by chance (ablation "acronyms").
 //   - Pseudo-relevance feedback (feedback.go): for a query of at least
 //     prfMinGroups content words whose first-pass leader covers at least
 //     prfMinCoverage of it, the prfTerms most distinctive words of the
