@@ -18,7 +18,7 @@ var Ablations = []string{
 	"reversals", "split-words", "path-ranker", "name-scope",
 	"run-gate", "slugs", "decisive", "request-clause", "modifiers", "named-elsewhere", "twins", "verb-not-deciding", "unsaid-verb", "verbless-writes",
 	"filler-resources", "caller-address", "clause-rerank", "caller-paths", "caller-phrases",
-	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words", "who-is-in", "reads-first", "read-orders", "open-sense", "title-verbs", "rpc-calls", "file-names", "filtered-runs", "catalog-words", "hidden-actions", "hidden-only", "hidden-reads", "preambles", "neutral-verbs", "title-case", "verb-only", "verb-not-plural", "fewer-unasked", "returns", "upserts", "one-not-list", "object-elsewhere", "verb-idf", "example-values", "named-object", "make-sense", "writes-first", "relative-clause", "parts-of", "items-first", "sibling-reads", "data-questions", "result-fields", "head-nouns", "verb-alone", "sub-collections", "method-verbs", "object-head", "list-of", "value-places", "named-stems", "unknown-object", "search-text", "called-names", "unnamed-writes", "enabling-verbs", "change-words", "fitted-names", "listed-heads", "params-only", "part-or-whole", "request-addresses", "named-endpoints", "another-user", "current-first", "unset-deletes", "signed-in", "pointed-at", "refined-elsewhere", "undone-relations", "action-segments", "lists-first", "versions", "generic-heads", "unnamed-heads", "compound-objects", "said-methods", "header-reads", "agent-participles", "done-to", "named-someone", "format-suffixes", "acronyms",
+	"addresses", "designation", "pool-gaps", "unknown-verbs", "event-words", "who-is-in", "reads-first", "read-orders", "open-sense", "title-verbs", "rpc-calls", "file-names", "filtered-runs", "catalog-words", "hidden-actions", "hidden-only", "hidden-reads", "preambles", "neutral-verbs", "title-case", "verb-only", "verb-not-plural", "fewer-unasked", "returns", "upserts", "one-not-list", "object-elsewhere", "verb-idf", "example-values", "named-object", "make-sense", "writes-first", "relative-clause", "parts-of", "items-first", "sibling-reads", "data-questions", "result-fields", "head-nouns", "verb-alone", "sub-collections", "method-verbs", "object-head", "list-of", "value-places", "named-stems", "unknown-object", "search-text", "called-names", "unnamed-writes", "enabling-verbs", "change-words", "fitted-names", "listed-heads", "params-only", "part-or-whole", "request-addresses", "named-endpoints", "another-user", "current-first", "unset-deletes", "signed-in", "pointed-at", "refined-elsewhere", "undone-relations", "action-segments", "lists-first", "versions", "generic-heads", "unnamed-heads", "compound-objects", "said-methods", "header-reads", "agent-participles", "done-to", "named-someone", "format-suffixes", "acronyms", "lower-acronyms",
 }
 
 // CheckAblations reports the first name that is not in Ablations.
@@ -86,6 +86,7 @@ func (o *Options) ablate(tu *tuning) {
 		"done-to":           &tu.doneTo,
 		"named-someone":     &tu.namedSomeone,
 		"acronyms":          &tu.acronyms,
+		"lower-acronyms":    &tu.lowerAcronyms,
 		"sibling-reads":     &tu.siblingReads,
 		"data-questions":    &tu.dataQuestions,
 		"head-nouns":        &tu.headNouns,

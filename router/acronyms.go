@@ -12,9 +12,11 @@ import (
 // Service". A request that writes such a name meets the catalog's word
 // through its initials: each word of the name is also searched as the
 // acronym, so an operation that says only the acronym covers every word
-// of the name, as it would had it said them (ablation "acronyms"). Only
-// a name capitalised in the request is read so: the initials of
-// lower-case words collide with the catalog's words too often
+// of the name, as it would had it said them (ablation "acronyms"). A
+// name capitalised in the request is read so whenever the catalog writes
+// its initials in capitals; words in lower case only when some operation
+// of the catalog says them with the acronym (ablation "lower-acronyms"):
+// the initials of any words meet the catalog's words by chance too often
 // ("specific self-hosted" is no SSH; BENCHMARKS round 58).
 
 const (
@@ -29,34 +31,43 @@ const (
 
 // acronyms adds to the groups of words that spell an acronym of the
 // catalog the acronym as a variant. A phrase is three to seven adjacent
-// words of a name, each capitalised in the request (names: "Rubrik
-// Backup Service", "Certificate Signing Request"), none the request's
-// verb (verbAt, -1: none), with no other word between them but "of":
-// its initials are those of the capitalised words ("Registration of
-// Vehicles Certificate": rvc) or of every word ("Terms of Service":
-// tos). The acronym must be a word the catalog writes in capitals
-// (capitals) and no word of the request. A name, not words: the
-// initials of "a specific self-hosted runner" are no ssh, nor those of
-// "transfer a repository" tar. Each word is searched as the longest
-// acronym it is part of.
+// words, none a number, a stop word but "of" between two others, or the
+// request's verb (verbAt, -1: none). Its initials are those of its words
+// but "of" ("Registration of Vehicles Certificate": rvc) or of every word
+// ("Terms of Service": tos), and they spell an acronym when the catalog
+// writes that word in capitals (capitals) and the request does not say
+// it. A name capitalised in the request (names: "Rubrik Backup Service")
+// spells it as it is; other words only when some operation says them
+// with the acronym (usedWith; ablation "lower-acronyms"): the initials
+// of "a specific self-hosted runner" are no ssh, nor those of "transfer
+// a repository" tar, where "client-side encryption" is the cse of
+// /settings/cse/identities, whose text says it. Each word is searched as
+// the longest acronym it is part of.
 func (r *Router) acronyms(words, names []string, groups []group, verbAt int) {
-	if len(r.capitals) == 0 || len(names) < 2 {
+	if len(r.caps.words) == 0 || !r.tu.lowerAcronyms && len(names) < 2 {
 		return
 	}
 	ix := r.idx
-	named := func(j int) bool { return j != verbAt && slices.Contains(names, words[j]) }
+	named := func(j int) bool { return slices.Contains(names, words[j]) }
 	var content, all [maxAcronym]byte
 	for i := 0; i < len(words); i++ {
-		if !named(i) {
+		if !acronymWord(words, i, verbAt) || !r.tu.lowerAcronyms && !named(i) {
 			continue
 		}
 		nc, na := 0, 0
+		capitalised := true
 		bestEnd, best := -1, noTerm
 		for j := i; j < len(words) && na < maxAcronym; j++ {
 			w := words[j]
 			of := w == "of" && j > i
-			if !of && !named(j) {
+			if !of && !acronymWord(words, j, verbAt) {
 				break
+			}
+			if !of && !named(j) {
+				if !r.tu.lowerAcronyms {
+					break
+				}
+				capitalised = false
 			}
 			all[na] = w[0]
 			na++
@@ -66,12 +77,12 @@ func (r *Router) acronyms(words, names []string, groups []group, verbAt int) {
 			content[nc] = w[0]
 			nc++
 			if nc >= minAcronym {
-				if t, ok := r.acronymTerm(string(content[:nc]), words); ok {
+				if t, ok := r.acronymTerm(content[:nc], words); ok && (capitalised || r.usedWith(t, words[i:j+1])) {
 					bestEnd, best = j, t
 				}
 			}
 			if na > nc && na >= minAcronym {
-				if t, ok := r.acronymTerm(string(all[:na]), words); ok {
+				if t, ok := r.acronymTerm(all[:na], words); ok && (capitalised || r.usedWith(t, words[i:j+1])) {
 					bestEnd, best = j, t
 				}
 			}
@@ -100,27 +111,104 @@ func (r *Router) acronyms(words, names []string, groups []group, verbAt int) {
 	}
 }
 
+// acronymWord reports whether words[i] may be a word of an acronym's
+// phrase: one that starts with a letter, and no number, stop word or
+// the request's verb.
+func acronymWord(words []string, i, verbAt int) bool {
+	w := words[i]
+	return i != verbAt && w[0] >= 'a' && w[0] <= 'z' && !isNumber(w) && !isStopWord(w)
+}
+
 // acronymTerm returns the catalog's term for the acronym s, when the
 // catalog writes s in capitals ("GET" is not one: it is a verb) and s
 // is no word of the request.
-func (r *Router) acronymTerm(s string, words []string) (uint32, bool) {
-	if !r.capitals[s] || isStopWord(s) || verbLexicon[s] != verbNone {
+func (r *Router) acronymTerm(s []byte, words []string) (uint32, bool) {
+	if !r.caps.mayStart(s) || !r.caps.words[string(s)] || isStopWord(string(s)) || verbLexicon[string(s)] != verbNone {
 		return noTerm, false
 	}
 	for _, w := range words {
-		if w == s {
+		if w == string(s) {
 			return noTerm, false
 		}
 	}
-	return r.idx.wordTerm(s)
+	return r.idx.wordTerm(string(s))
 }
 
-// capitalWords returns the words that the summaries and descriptions of
-// ops write in capitals, lower-cased: three to seven ASCII letters or
-// digits, a capital first, of which at most one letter is lower case
-// ("CSR", "QoS", "JWKs").
-func capitalWords(ops []*operations.Operation) map[string]bool {
-	caps := map[string]bool{}
+// usedWith reports whether some operation says acronym t with every word
+// of phrase but "of" (as written, plurals folded), so that the catalog
+// itself ties the acronym to the words: /settings/cse/identities,
+// "Lists the client-side encrypted identities".
+func (r *Router) usedWith(t uint32, phrase []string) bool {
+	ix := r.idx
+	var terms [maxAcronym]uint32
+	n := 0
+	for _, w := range phrase {
+		if w == "of" {
+			continue
+		}
+		wt, ok := ix.wordTerm(w)
+		if !ok {
+			return false
+		}
+		terms[n] = wt
+		n++
+	}
+	p := &ix.post
+	ops := uint32(len(r.ops))
+	for _, d := range p.doc[p.start[t]:p.start[t+1]] {
+		if d >= ops {
+			break // namespaces, which say every word of their operations
+		}
+		all := true
+		for _, wt := range terms[:n] {
+			if _, ok := slices.BinarySearch(p.doc[p.start[wt]:p.start[wt+1]], d); !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// capitalSet is the words a catalog writes in capitals (catalogCapitals).
+type capitalSet struct {
+	words map[string]bool // lower-cased
+	// starts has a bit for each three letters a word of words starts
+	// with, so that most initials are ruled out without a map lookup.
+	starts [(26*26*26 + 63) / 64]uint64
+}
+
+// mayStart reports whether some word of c starts with the first three
+// letters of s.
+func (c *capitalSet) mayStart(s []byte) bool {
+	k, ok := trigram(s)
+	return ok && c.starts[k/64]&(1<<(k%64)) != 0
+}
+
+// trigram is the index of the first three letters of s among [a-z]³.
+func trigram(s []byte) (int, bool) {
+	if len(s) < 3 {
+		return 0, false
+	}
+	k := 0
+	for _, c := range s[:3] {
+		if c < 'a' || c > 'z' {
+			return 0, false
+		}
+		k = k*26 + int(c-'a')
+	}
+	return k, true
+}
+
+// catalogCapitals returns the words that the summaries and descriptions
+// of ops write in capitals: three to seven ASCII letters or digits, a
+// capital first, of which at most one letter is lower case ("CSR",
+// "QoS", "JWKs").
+func catalogCapitals(ops []*operations.Operation) capitalSet {
+	caps := capitalSet{words: map[string]bool{}}
 	var buf [maxAcronym]byte
 	add := func(text string) {
 		for i := 0; i < len(text); {
@@ -146,8 +234,11 @@ func capitalWords(ops []*operations.Operation) map[string]bool {
 					}
 					buf[k] = c
 				}
-				if !caps[string(buf[:n])] {
-					caps[string(buf[:n])] = true
+				if !caps.words[string(buf[:n])] {
+					caps.words[string(buf[:n])] = true
+					if k, ok := trigram(buf[:n]); ok {
+						caps.starts[k/64] |= 1 << (k % 64)
+					}
 				}
 			}
 			i = j + 1

@@ -29,5 +29,36 @@ func TestAnAcronymMeetsTheNameItAbbreviates(t *testing.T) {
 	})
 	leads(t, New(ops, Options{}), map[string]string{
 		"Gets a specific self-hosted runner of an organization.": "ci.runners.get_runners_id",
+		"get a specific self-hosted runner of an organization":   "ci.runners.get_runners_id",
+	})
+}
+
+// TestAnAcronymTheCatalogTiesToItsWords: words in lower case spell an
+// acronym only where some operation says the acronym with them, here
+// the address /settings/cse/identities and its text's "client-side
+// encryption": the configuration that says only "CSE" answers a request
+// for the client-side encryption configuration, before the one of
+// encryption between the client and the server.
+func TestAnAcronymTheCatalogTiesToItsWords(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("mail.cse.get_identities", "GET", "Lists the client-side encryption (CSE) identities of a user.", "/users/{userId}/settings/cse/identities", operations.KindRead),
+		httpOp("mail.cse.get_config", "GET", "Gets the CSE configuration of a user.", "/users/{userId}/settings/cse/config", operations.KindRead),
+		httpOp("mail.encryption.get_encryption", "GET", "Gets the configuration of encryption in transit between the client and the server.", "/users/{userId}/settings/encryption", operations.KindRead),
+		httpOp("mail.settings.get_settings", "GET", "Gets the settings of a user.", "/users/{userId}/settings", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "lower-acronyms", map[string]string{
+		"get the client-side encryption configuration": "mail.cse.get_config",
+	})
+}
+
+// TestAcronymsToTheLastLetter: initials at the end of the alphabet are
+// read as any others (a catalog that writes "ZZZ").
+func TestAcronymsToTheLastLetter(t *testing.T) {
+	ops := []*operations.Operation{
+		httpOp("z.zzz.get_zzz", "GET", "Lists the ZZZ entries.", "/zzz", operations.KindRead),
+		httpOp("z.zeta.get_zeta", "GET", "Lists the Zeta entries.", "/zeta", operations.KindRead),
+	}
+	leadsOnlyWith(t, ops, "acronyms", map[string]string{
+		"Get the Zulu Zebra Zeta entries": "z.zzz.get_zzz",
 	})
 }

@@ -233,9 +233,11 @@
 //     Authentication", "Terms of Service") whose initials are a word the
 //     catalog writes in capitals ("RBS", "TFA", "TOS") has each of its
 //     words searched as that word too, at weightAcronym and worth no more
-//     than the word itself, so /host/rbs/install covers the whole name.
-//     Lower-case words spell no acronym: their initials meet the
-//     catalog's words by chance (ablation "acronyms").
+//     than the word itself, so /host/rbs/install covers the whole name
+//     (ablation "acronyms"). Words in lower case spell an acronym only
+//     where some operation says the acronym with them ("client-side
+//     encryption" and /settings/cse/identities): their initials alone
+//     meet the catalog's words by chance (ablation "lower-acronyms").
 //   - Pseudo-relevance feedback (feedback.go): for a query of at least
 //     prfMinGroups content words whose first-pass leader covers at least
 //     prfMinCoverage of it, the prfTerms most distinctive words of the

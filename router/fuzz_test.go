@@ -34,6 +34,7 @@ func FuzzSearch(f *testing.F) {
 			httpOp("hub.issues.update", "PATCH", "Update an issue: close or reopen it.", "/repos/{owner}/{repo}/issues/{issue_number}", operations.KindWrite),
 			httpOp("hub.orgs.list_members", "GET", "List an organization's members.", "/orgs/{org}/members", operations.KindRead),
 			httpOp("api.post_x_amz_target_svc_get_thing", "POST", "", "/#X-Amz-Target=Svc.GetThing", operations.KindWrite),
+			httpOp("hub.user.get_tfa", "GET", "Get the TFA, ZZZ and AAA settings (Two Factor Authentication) of the caller.", "/user/tfa", operations.KindRead),
 		}, Options{}),
 	}
 	for _, s := range []string{
@@ -41,6 +42,7 @@ func FuzzSearch(f *testing.F) {
 		"I'm planning a party. Can you show me the open tickets? Also delete ticket 4.", "repos/golang/go",
 		"who is in the golang org", "\x00\xff", "ticket ticket ticket ticket ticket ticket ticket ticket",
 		"show solved tickets", "un-close 12 please", "GET /repos/{owner}/{repo}", "close ticket 42",
+		"Get the Zulu Zebra Zeta and Two Factor Authentication", "two factor authentication of Apple and Amazon",
 	} {
 		f.Add(s, "list open tickets", 5)
 	}

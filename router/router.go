@@ -168,9 +168,9 @@ type Router struct {
 	// How the catalog names the caller (see findCaller).
 	callerPhrase bool
 	callerTerm   uint32
-	// capitals holds the words the catalog writes in capitals ("CSR",
-	// "QoS"), lower-cased: the acronyms a request may spell out.
-	capitals map[string]bool
+	// caps holds the words the catalog writes in capitals ("CSR",
+	// "QoS"): the acronyms a request may spell out.
+	caps capitalSet
 	// methodTerms are the terms of the HTTP methods that do what each
 	// verb class asks (classMethods), those the catalog has.
 	methodTerms [verbRun + 1][]uint32
@@ -252,7 +252,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	r.findCaller()
 	r.findMethods()
 	if tu.acronyms {
-		r.capitals = capitalWords(r.ops)
+		r.caps = catalogCapitals(r.ops)
 	}
 	if !opts.noSemantic {
 		r.sem = newSemantic(r.idx, opts.vectors)
