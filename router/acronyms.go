@@ -35,7 +35,7 @@ const (
 // request's verb (verbAt, -1: none). Its initials are those of its words
 // but "of" ("Registration of Vehicles Certificate": rvc) or of every word
 // ("Terms of Service": tos), and they spell an acronym when the catalog
-// writes that word in capitals (capitals) and the request does not say
+// writes that word in capitals (caps) and the request does not say
 // it. A name capitalised in the request (names: "Rubrik Backup Service")
 // spells it as it is; other words only when some operation says them
 // with the acronym (usedWith; ablation "lower-acronyms"): the initials
@@ -116,7 +116,7 @@ func (r *Router) acronyms(words, names []string, groups []group, verbAt int) {
 // the request's verb.
 func acronymWord(words []string, i, verbAt int) bool {
 	w := words[i]
-	return i != verbAt && w[0] >= 'a' && w[0] <= 'z' && !isNumber(w) && !isStopWord(w)
+	return i != verbAt && w != "" && w[0] >= 'a' && w[0] <= 'z' && !isNumber(w) && !isStopWord(w)
 }
 
 // acronymTerm returns the catalog's term for the acronym s, when the
