@@ -44,7 +44,7 @@ const (
 // /settings/cse/identities, whose text says it. Each word is searched as
 // the longest acronym it is part of.
 func (r *Router) acronyms(words, names []string, groups []group, verbAt int) {
-	if len(r.caps.words) == 0 || !r.tu.lowerAcronyms && len(names) < 2 {
+	if len(r.caps.terms) == 0 || !r.tu.lowerAcronyms && len(names) < 2 {
 		return
 	}
 	ix := r.idx
@@ -76,15 +76,16 @@ func (r *Router) acronyms(words, names []string, groups []group, verbAt int) {
 			}
 			content[nc] = w[0]
 			nc++
-			if nc >= minAcronym {
-				if t, ok := r.acronymTerm(content[:nc], words); ok && (capitalised || r.usedWith(t, words[i:j+1])) {
+			try := func(s []byte) {
+				if t, ok := r.acronymTerm(s, words); ok && (capitalised || r.usedWith(t, words[i:j+1])) {
 					bestEnd, best = j, t
 				}
 			}
+			if nc >= minAcronym {
+				try(content[:nc])
+			}
 			if na > nc && na >= minAcronym {
-				if t, ok := r.acronymTerm(all[:na], words); ok && (capitalised || r.usedWith(t, words[i:j+1])) {
-					bestEnd, best = j, t
-				}
+				try(all[:na])
 			}
 		}
 		if bestEnd < 0 {
@@ -120,10 +121,13 @@ func acronymWord(words []string, i, verbAt int) bool {
 }
 
 // acronymTerm returns the catalog's term for the acronym s, when the
-// catalog writes s in capitals ("GET" is not one: it is a verb) and s
-// is no word of the request.
+// catalog writes s in capitals (caps) and s is no word of the request.
 func (r *Router) acronymTerm(s []byte, words []string) (uint32, bool) {
-	if !r.caps.mayStart(s) || !r.caps.words[string(s)] || isStopWord(string(s)) || verbLexicon[string(s)] != verbNone {
+	if !r.caps.mayStart(s) {
+		return noTerm, false
+	}
+	t, ok := r.caps.terms[string(s)]
+	if !ok {
 		return noTerm, false
 	}
 	for _, w := range words {
@@ -131,7 +135,7 @@ func (r *Router) acronymTerm(s []byte, words []string) (uint32, bool) {
 			return noTerm, false
 		}
 	}
-	return r.idx.wordTerm(string(s))
+	return t, true
 }
 
 // usedWith reports whether some operation says acronym t with every word
@@ -175,8 +179,8 @@ func (r *Router) usedWith(t uint32, phrase []string) bool {
 
 // capitalSet is the words a catalog writes in capitals (catalogCapitals).
 type capitalSet struct {
-	words map[string]bool // lower-cased
-	// starts has a bit for each three letters a word of words starts
+	terms map[string]uint32 // lower-cased word → its term
+	// starts has a bit for each three letters a word of terms starts
 	// with, so that most initials are ruled out without a map lookup.
 	starts [(26*26*26 + 63) / 64]uint64
 }
@@ -204,11 +208,13 @@ func trigram(s []byte) (int, bool) {
 }
 
 // catalogCapitals returns the words that the summaries and descriptions
-// of ops write in capitals: three to seven ASCII letters or digits, a
-// capital first, of which at most one letter is lower case ("CSR",
-// "QoS", "JWKs").
-func catalogCapitals(ops []*operations.Operation) capitalSet {
-	caps := capitalSet{words: map[string]bool{}}
+// of ops write in capitals, with their terms in ix: three to seven ASCII
+// letters or digits, a capital first, of which at most one letter is
+// lower case ("CSR", "QoS", "JWKs"). Stop words and verbs are none ("GET"
+// is a method, "AND" a word).
+func catalogCapitals(ops []*operations.Operation, ix *index) capitalSet {
+	caps := capitalSet{terms: map[string]uint32{}}
+	seen := map[string]bool{}
 	var buf [maxAcronym]byte
 	add := func(text string) {
 		for i := 0; i < len(text); {
@@ -234,10 +240,14 @@ func catalogCapitals(ops []*operations.Operation) capitalSet {
 					}
 					buf[k] = c
 				}
-				if !caps.words[string(buf[:n])] {
-					caps.words[string(buf[:n])] = true
-					if k, ok := trigram(buf[:n]); ok {
-						caps.starts[k/64] |= 1 << (k % 64)
+				if w := buf[:n]; !seen[string(w)] {
+					seen[string(w)] = true
+					t, ok := ix.wordTerm(string(w))
+					if ok && !isStopWord(string(w)) && verbLexicon[string(w)] == verbNone {
+						caps.terms[string(w)] = t
+						if k, ok := trigram(w); ok {
+							caps.starts[k/64] |= 1 << (k % 64)
+						}
 					}
 				}
 			}

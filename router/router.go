@@ -252,7 +252,7 @@ func New(ops []*operations.Operation, opts Options) *Router {
 	r.findCaller()
 	r.findMethods()
 	if tu.acronyms {
-		r.caps = catalogCapitals(r.ops)
+		r.caps = catalogCapitals(r.ops, r.idx)
 	}
 	if !opts.noSemantic {
 		r.sem = newSemantic(r.idx, opts.vectors)
